@@ -1,0 +1,1 @@
+"""Analysis: facts about a modelled region (dependences, and later reuse and idioms)."""

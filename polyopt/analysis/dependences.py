@@ -1,0 +1,120 @@
+"""Exact dependences of a region, from isl's dataflow analysis.
+
+Public: ``Dependence``, ``Dependences``, ``compute_dependences``,
+``carrying_loops``, ``carried_by``.
+
+Flow (read after write) dependences are value-based: each read depends on
+the last write of the same cell only.  Anti (write after read) and output
+(write after write) dependences are memory-based, which is what a new
+schedule must respect when storage is not renamed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt import isl_util
+from polyopt.frontend.scop import Loop, Node
+from polyopt.model import PolyModel
+
+FLOW, ANTI, OUTPUT = "flow", "anti", "output"
+
+
+@dataclass(frozen=True, eq=False)
+class Dependence:
+    """Instances of ``sink`` that must follow instances of ``source`` because both touch ``array``."""
+
+    kind: str
+    array: str
+    source: str
+    sink: str
+    relation: isl.Map
+
+
+@dataclass(frozen=True, eq=False)
+class Dependences:
+    """Every dependence of a region, one entry per (kind, array, source, sink)."""
+
+    items: tuple[Dependence, ...]
+    space: isl.Space
+
+    def union(self, kinds: tuple[str, ...] = (FLOW, ANTI, OUTPUT)) -> isl.UnionMap:
+        """All dependence relations of the given kinds as one union map."""
+        result = isl.UnionMap.empty(self.space)
+        for dep in self.items:
+            if dep.kind in kinds:
+                result = result.union(isl.UnionMap.from_map(dep.relation))
+        return result
+
+
+def _flow(
+    sink: isl.UnionMap, schedule: isl.Schedule, must: isl.UnionMap | None, may: isl.UnionMap | None
+) -> isl.UnionMap:
+    info = isl.UnionAccessInfo.from_sink(sink)
+    if must is not None:
+        info = info.set_must_source(must)
+    if may is not None:
+        info = info.set_may_source(may)
+    return info.set_schedule(schedule).compute_flow().get_may_dependence()
+
+
+def compute_dependences(model: PolyModel) -> Dependences:
+    """Flow, anti and output dependences of ``model`` under its original schedule."""
+    items: list[Dependence] = []
+    for array in model.arrays:
+        writes = model.writes.get(array)
+        if writes is None:
+            continue
+        reads = model.reads.get(array)
+        relations = [(OUTPUT, _flow(writes, model.schedule, None, writes))]
+        if reads is not None:
+            relations.append((FLOW, _flow(reads, model.schedule, writes, None)))
+            relations.append((ANTI, _flow(writes, model.schedule, None, reads)))
+        for kind, union in relations:
+            for relation in isl_util.maps_of(union.coalesce()):
+                items.append(
+                    Dependence(
+                        kind=kind,
+                        array=array,
+                        source=relation.get_tuple_name(isl.dim_type.in_),
+                        sink=relation.get_tuple_name(isl.dim_type.out),
+                        relation=relation,
+                    )
+                )
+    order = {FLOW: 0, ANTI: 1, OUTPUT: 2}
+    items.sort(key=lambda d: (order[d.kind], d.array, d.source, d.sink))
+    return Dependences(tuple(items), model.param_space())
+
+
+def _loop_paths(nodes: tuple[Node, ...], outer: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]]:
+    """For each statement, the identities of its enclosing loops (outermost first)."""
+    paths: dict[str, tuple[int, ...]] = {}
+    for node in nodes:
+        if isinstance(node, Loop):
+            paths.update(_loop_paths(node.body, outer + (id(node),)))
+        else:
+            paths[node.name] = outer
+    return paths
+
+
+def carrying_loops(model: PolyModel, dependence: Dependence) -> tuple[str, ...]:
+    """Iterators of the original loops that carry ``dependence``, outermost first.
+
+    An empty tuple means the dependence is loop-independent (it orders two
+    statements inside the same iteration of all their common loops).
+    """
+    paths = _loop_paths(model.scop.tree)
+    source, sink = paths[dependence.source], paths[dependence.sink]
+    common = 0
+    while common < min(len(source), len(sink)) and source[common] == sink[common]:
+        common += 1
+    iterators = model.scop.statement(dependence.source).iterators
+    return tuple(iterators[level] for level in range(common) if carried_by(dependence.relation, level))
+
+
+def carried_by(relation: isl.Map, level: int) -> bool:
+    """Whether pairs of ``relation`` agree on the first ``level`` dims and differ on the next."""
+    same_outer = isl_util.equate_prefix(relation, level)
+    return not same_outer.subtract(isl_util.equate_prefix(relation, level + 1)).is_empty()

@@ -1,0 +1,114 @@
+"""The ``polyopt`` command line.
+
+Public: ``main``.  Exit codes: 0 success (warnings allowed), 1 an error in
+the input or output (nothing is written), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from polyopt import __version__
+from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
+from polyopt.options import Options, TransformOptions
+from polyopt.pipeline import optimize_text
+from polyopt.report import format_report
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"no such file: '{path}'") from None
+    except IsADirectoryError:
+        raise InputError(f"'{path}' is a directory, not a C file") from None
+    except OSError as error:
+        raise InputError(f"cannot read '{path}': {error.strerror}") from None
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _output_path(source: Path, output: str | None) -> Path | None:
+    """Where to write; None means standard output."""
+    if output == "-":
+        return None
+    target = Path(output) if output is not None else source.with_suffix(".polyopt" + (source.suffix or ".c"))
+    if target.exists() and source.exists() and target.resolve() == source.resolve():
+        raise OutputError(f"output file '{target}' is the input file; choose another name with -o")
+    return target
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename it over ``target``."""
+    data = text.encode("utf-8", errors="surrogateescape")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise OutputError(f"cannot write '{target}': {error.strerror}") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if target.exists():
+            os.chmod(temporary, target.stat().st_mode & 0o777)
+        else:
+            os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise OutputError(f"cannot write '{target}': {error.strerror}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    help="Output file; '-' for standard output. Default: SOURCE with '.polyopt' before its suffix.",
+)
+@click.option(
+    "--identity",
+    is_flag=True,
+    help="Model each region and regenerate it in its original order, with no transformation.",
+)
+@click.option("--noparallel", is_flag=True, help="Do not mark OpenMP parallel loops.")
+@click.option("--notile", is_flag=True, help="Do not tile loop bands.")
+@click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
+@click.version_option(__version__, prog_name="polyopt")
+def main(source: Path, output: str | None, identity: bool, noparallel: bool, notile: bool, report: bool) -> None:
+    """Optimize the '#pragma scop' regions of the C file SOURCE.
+
+    Each region between '#pragma scop' and '#pragma endscop' is modelled in the
+    polyhedral model and replaced by generated OpenMP C; everything else in the
+    file is copied unchanged.  A region outside the model is kept as written,
+    with a warning.
+    """
+    options = Options(identity=identity, transform=TransformOptions(parallel=not noparallel, tile=not notile))
+    try:
+        target = _output_path(source, output)
+        outcome = optimize_text(_read(source), str(source), options)
+        for warning in outcome.warnings:
+            click.echo(warning, err=True)
+        if report:
+            for region in outcome.regions:
+                if region.report is not None:
+                    click.echo(format_report(region.report), err=True, nl=False)
+        if target is None:
+            sys.stdout.buffer.write(outcome.text.encode("utf-8", errors="surrogateescape"))
+            sys.stdout.flush()
+        else:
+            _write_atomically(target, outcome.text)
+    except PolyoptError as error:
+        click.echo(str(error), err=True)
+        sys.exit(EXIT_ERROR)

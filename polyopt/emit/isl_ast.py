@@ -1,0 +1,160 @@
+"""Generate code for a schedule with isl's AST builder and convert it to our C AST.
+
+Public: ``Generated``, ``generate``, ``PARALLEL_MARK``.  Mark nodes named
+``PARALLEL_MARK`` in the schedule tree become ``#pragma omp parallel for`` on
+the loops they enclose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt.emit.body import print_statement
+from polyopt.emit.cast import CBlock, CFor, CIf, CNode, CStmt
+from polyopt.frontend.scop import Scop
+
+PARALLEL_MARK = "omp_parallel_for"
+
+_OP = isl.ast_expr_op_type
+_INFIX = {
+    _OP.and_: ("&&", 5),
+    _OP.and_then: ("&&", 5),
+    _OP.or_: ("||", 4),
+    _OP.or_else: ("||", 4),
+    _OP.eq: ("==", 9),
+    _OP.le: ("<=", 10),
+    _OP.lt: ("<", 10),
+    _OP.ge: (">=", 10),
+    _OP.gt: (">", 10),
+    _OP.add: ("+", 12),
+    _OP.sub: ("-", 12),
+    _OP.mul: ("*", 13),
+    _OP.div: ("/", 13),
+    _OP.pdiv_q: ("/", 13),
+    _OP.pdiv_r: ("%", 13),
+    _OP.zdiv_r: ("%", 13),
+}
+_HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
+_ATOM = 16
+
+
+@dataclass(frozen=True)
+class Generated:
+    """Generated loop code and the helper macros it calls."""
+
+    code: tuple[CNode, ...]
+    helpers: frozenset[str]
+
+
+class _Printer:
+    """Prints isl AST expressions and nodes; records the helpers used."""
+
+    def __init__(self, scop: Scop) -> None:
+        self.scop = scop
+        self.helpers: set[str] = set()
+
+    def expr(self, expr: isl.AstExpr) -> str:
+        return self._expr(expr)[0]
+
+    def _expr(self, expr: isl.AstExpr) -> tuple[str, int]:
+        kind = expr.get_type()
+        if kind == isl.ast_expr_type.int:
+            value = expr.get_val().to_python()
+            return str(value), (_ATOM if value >= 0 else 14)
+        if kind == isl.ast_expr_type.id:
+            return expr.get_id().get_name(), _ATOM
+        op = expr.get_op_type()
+        args = [expr.get_op_arg(i) for i in range(expr.get_op_n_arg())]
+        if op in _INFIX:
+            symbol, prec = _INFIX[op]
+            left = self._operand(args[0], prec, strict=False)
+            right = self._operand(args[1], prec, strict=True)
+            return f"{left} {symbol} {right}", prec
+        if op == _OP.minus:
+            return f"-{self._operand(args[0], 14, strict=True)}", 14
+        if op in (_OP.cond, _OP.select):
+            parts = [
+                self._operand(args[0], 4, strict=True),
+                self._operand(args[1], 3, strict=False),
+                self._operand(args[2], 3, strict=False),
+            ]
+            return f"{parts[0]} ? {parts[1]} : {parts[2]}", 3
+        if op in _HELPER_CALLS:
+            name = _HELPER_CALLS[op]
+            self.helpers.add(name)
+            text = self.expr(args[-1])
+            for arg in reversed(args[:-1]):
+                text = f"{name}({self.expr(arg)}, {text})"
+            return text, _ATOM
+        if op == _OP.call:
+            return f"{self.expr(args[0])}({', '.join(self.expr(a) for a in args[1:])})", _ATOM
+        raise ValueError(f"unexpected isl AST operation {op}")
+
+    def _operand(self, expr: isl.AstExpr, prec: int, strict: bool) -> str:
+        text, own = self._expr(expr)
+        return f"({text})" if own < prec or (strict and own == prec) else text
+
+    def nodes(self, node: isl.AstNode) -> tuple[CNode, ...]:
+        kind = node.get_type()
+        if kind == isl.ast_node_type.block:
+            children = node.block_get_children()
+            return tuple(c for i in range(children.n_ast_node()) for c in self.nodes(children.get_at(i)))
+        if kind == isl.ast_node_type.for_:
+            return (self._for(node),)
+        if kind == isl.ast_node_type.if_:
+            other = self.nodes(node.if_get_else_node()) if node.if_has_else_node() else ()
+            return (CIf(self.expr(node.if_get_cond()), self.nodes(node.if_get_then_node()), other),)
+        if kind == isl.ast_node_type.user:
+            return (self._user(node.user_get_expr()),)
+        if kind == isl.ast_node_type.mark:
+            inner = self.nodes(node.mark_get_node())
+            if node.mark_get_id().get_name() != PARALLEL_MARK:
+                return inner
+            return tuple(_with_pragma(c, "omp parallel for") if isinstance(c, CFor) else c for c in inner)
+        raise ValueError(f"unexpected isl AST node {kind}")
+
+    def _for(self, node: isl.AstNode) -> CNode:
+        iterator = self.expr(node.for_get_iterator())
+        init = self.expr(node.for_get_init())
+        body = self.nodes(node.for_get_body())
+        if node.for_is_degenerate():
+            return CBlock((CStmt(f"const int {iterator} = {init};"),) + body)
+        return CFor(iterator, init, self.expr(node.for_get_cond()), self.expr(node.for_get_inc()), body)
+
+    def _user(self, call: isl.AstExpr) -> CStmt:
+        name = call.get_op_arg(0).get_id().get_name()
+        statement = self.scop.statement(name)
+        values = [self.expr(call.get_op_arg(i + 1)) for i in range(len(statement.iterators))]
+        return CStmt(print_statement(statement.body, dict(zip(statement.iterators, values, strict=False))))
+
+
+def _with_pragma(loop: CFor, pragma: str) -> CFor:
+    return CFor(loop.iterator, loop.init, loop.cond, loop.step, loop.body, loop.pragmas + (pragma,))
+
+
+def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str) -> Generated:
+    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+    depth = max(1, _max_depth(schedule))
+    ctx = schedule.get_ctx()
+    names = isl.IdList.alloc(ctx, depth)
+    for level in range(depth):
+        names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
+    context = isl.Set.universe(schedule.get_domain().get_space().params())
+    build = isl.AstBuild.from_context(context).set_iterators(names)
+    printer = _Printer(scop)
+    code = printer.nodes(build.node_from_schedule(schedule))
+    return Generated(code, frozenset(printer.helpers))
+
+
+def _max_depth(schedule: isl.Schedule) -> int:
+    depths = [0]
+
+    def visit(node: isl.ScheduleNode) -> bool:
+        if node.get_type() == isl.schedule_node_type.leaf:
+            depths.append(node.get_schedule_depth())
+        return True
+
+    schedule.get_root().foreach_descendant_top_down(visit)
+    return max(depths)

@@ -1,0 +1,77 @@
+"""Splice generated regions back into the file text.
+
+Public: ``HELPER_DEFINITIONS``, ``RegionCode``, ``render_region``, ``splice``.
+Text outside the regions is copied unchanged; each region is replaced by its
+code, rendered through ``templates/region.c.j2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+import jinja2
+
+from polyopt import __version__
+from polyopt.frontend.regions import Region
+
+HELPER_DEFINITIONS = {
+    "polyopt_floord": "(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))",
+    "polyopt_min": "(x, y) ((x) < (y) ? (x) : (y))",
+    "polyopt_max": "(x, y) ((x) > (y) ? (x) : (y))",
+}
+
+
+@dataclass(frozen=True)
+class RegionCode:
+    """The replacement of one region: printed loop code and what it needs."""
+
+    region: Region
+    code: str
+    helpers: frozenset[str]
+    summary: str
+
+
+def _environment() -> jinja2.Environment:
+    loader = jinja2.FunctionLoader(
+        lambda name: resources.files("polyopt.templates").joinpath(name).read_text(encoding="utf-8")
+    )
+    return jinja2.Environment(
+        loader=loader,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_region(item: RegionCode, indent: str, already_defined: set[str]) -> str:
+    """The text that replaces one region; helpers not yet defined are defined here."""
+    helpers = [
+        {"name": name, "definition": HELPER_DEFINITIONS[name]} for name in sorted(item.helpers - already_defined)
+    ]
+    template = _environment().get_template("region.c.j2")
+    return template.render(
+        indent=indent,
+        version=__version__,
+        index=item.region.index,
+        origin=f"line {item.region.location.line}",
+        summary=item.summary,
+        helpers=helpers,
+        code=item.code.rstrip("\n"),
+    )
+
+
+def splice(text: str, replacements: list[RegionCode], newline: str = "\n") -> str:
+    """``text`` with each replaced region's span substituted by its rendered code."""
+    pieces: list[str] = []
+    cursor = 0
+    defined: set[str] = set()
+    for item in sorted(replacements, key=lambda r: r.region.start):
+        pieces.append(text[cursor : item.region.start])
+        rendered = render_region(item, item.region.indent, defined)
+        defined |= item.helpers
+        pieces.append(rendered.replace("\n", newline))
+        cursor = item.region.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)

@@ -1,0 +1,140 @@
+"""Parse a region's text with pycparser, without running the preprocessor.
+
+Public: ``parse_region``.  Macros stay as written: identifiers such as
+``_PB_N`` are plain names and ``SCALAR_VAL(x)`` is a call.  Type names that
+the region uses but does not declare (PolyBench's ``DATA_TYPE``) are declared
+as typedefs in a wrapper so that casts and declarations parse.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pycparser import c_ast, c_parser
+
+from polyopt.diagnostics import InputError, Location, UnsupportedRegion
+from polyopt.frontend.regions import Region
+
+_C_TYPE_WORDS = {
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "_Bool",
+    "const",
+    "volatile",
+    "restrict",
+    "static",
+    "struct",
+    "union",
+    "enum",
+    "extern",
+    "register",
+    "auto",
+    "inline",
+}
+_C_KEYWORDS = _C_TYPE_WORDS | {
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "return",
+    "break",
+    "continue",
+    "goto",
+    "switch",
+    "case",
+    "default",
+    "sizeof",
+    "typedef",
+}
+_IDENT = r"[A-Za-z_]\w*"
+_BASE_TYPE = r"(?:(?:unsigned|signed|long|short|const)\s+)*(?:int|long|float|double|char|short|unsigned)\b"
+_DEFINE_TYPE = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+({_IDENT})[ \t]+{_BASE_TYPE}[^\n(]*$", re.M)
+_TYPEDEF = re.compile(rf"\btypedef\b[^;{{}}]*?\b({_IDENT})\s*;")
+_CAST = re.compile(rf"\(\s*({_IDENT})\s*\**\s*\)\s*(?=[\w(.])")
+_DECL = re.compile(rf"(?:^|[;{{}}])\s*({_IDENT})\s+{_IDENT}\s*[;=\[,]", re.M)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w*)", re.M)
+
+
+class _Parser(c_parser.CParser):
+    """pycparser, with a position on every syntax error."""
+
+    def _parse_error(self, msg, coord):  # type: ignore[no-untyped-def]
+        if not hasattr(coord, "line"):
+            token = self._peek()
+            if token is not None:
+                coord = self._tok_coord(token)
+        super()._parse_error(msg, coord)
+
+
+_LEXEME = re.compile(r"""/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+
+
+def blank_comments(text: str) -> str:
+    """``text`` with every comment replaced by spaces (newlines kept), so positions stay."""
+
+    def blank(match: re.Match[str]) -> str:
+        lexeme = match.group(0)
+        if lexeme[0] in "\"'":
+            return lexeme
+        return re.sub(r"[^\n]", " ", lexeme)
+
+    return _LEXEME.sub(blank, text)
+
+
+def _type_names(region_text: str, file_text: str) -> set[str]:
+    """Names to declare as typedefs: file typedefs, type macros, cast targets."""
+    names = set(_DEFINE_TYPE.findall(file_text)) | set(_TYPEDEF.findall(file_text))
+    names |= set(_CAST.findall(region_text)) | set(_DECL.findall(region_text))
+    names.add("DATA_TYPE")
+    return {name for name in names if name not in _C_KEYWORDS}
+
+
+def _error_location(message: str, fallback: Location) -> tuple[Location, str]:
+    match = re.match(r"^(.*?):(\d+):(\d+): (.*)$", message, re.S)
+    if match:
+        return Location(fallback.file, int(match[2]), int(match[3])), match[4]
+    match = re.match(r"^(.*?):(\d+): (.*)$", message, re.S)
+    if match:
+        return Location(fallback.file, int(match[2])), match[3]
+    return fallback, message.split(": ", 1)[-1]
+
+
+def _check_directives(body: str, region: Region) -> None:
+    for match in _DIRECTIVE.finditer(body):
+        line = region.body_line + body.count("\n", 0, match.start())
+        column = match.group(0).index("#") + 1
+        where = Location(region.location.file, line, column)
+        if match[1] in ("pragma", "line", ""):
+            if match[1] == "pragma":
+                raise UnsupportedRegion("'#pragma' inside the region", where)
+            continue
+        raise UnsupportedRegion(f"preprocessor directive '#{match[1]}' inside the region", where)
+
+
+def parse_region(region: Region, file_text: str) -> c_ast.Compound:
+    """Parse the region's body; return it as one compound statement.
+
+    Raises ``InputError`` on a C syntax error (with the position in the
+    original file) and ``UnsupportedRegion`` for preprocessor directives.
+    """
+    body = blank_comments(region.body)
+    _check_directives(body, region)
+    typedefs = "".join(f"typedef int {name};\n" for name in sorted(_type_names(body, file_text)))
+    filename = region.location.file.replace("\\", "\\\\").replace('"', '\\"')
+    wrapper = f'{typedefs}void polyopt_region(void)\n{{\n# {region.body_line} "{filename}"\n{body}\n}}\n'
+    try:
+        unit = _Parser().parse(wrapper, filename)
+    except c_parser.ParseError as error:
+        location, message = _error_location(str(error), region.location)
+        raise InputError(f"syntax error: {message}", location) from None
+    function = unit.ext[-1]
+    assert isinstance(function, c_ast.FuncDef)
+    return function.body

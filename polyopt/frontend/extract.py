@@ -1,0 +1,457 @@
+"""Turn a parsed region into a ``Scop``: statements, domains, accesses, loop tree.
+
+Public: ``extract_scop``.  Anything outside the polyhedral model raises
+``UnsupportedRegion`` with the reason and the position of the construct.
+
+Calls inside statements are assumed to be pure functions or macros (as
+PolyBench's ``SCALAR_VAL``, ``SQRT_FUN`` and ``max_score`` are), except the
+C library functions known to have side effects; a call used as a statement
+is rejected.  In loop bounds, conditions and subscripts, ``min``/``max``
+(any case) and ``floord``/``ceild`` calls are read with their usual meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from polyopt.diagnostics import Location, UnsupportedRegion
+from polyopt.frontend.scop import (
+    Access,
+    Affine,
+    BinOp,
+    Compare,
+    Condition,
+    Const,
+    Divisible,
+    Logic,
+    Loop,
+    Neg,
+    Node,
+    Not,
+    Scop,
+    Select,
+    Statement,
+    StmtRef,
+    Var,
+    affine_names,
+)
+
+_SIDE_EFFECT_CALLS = {
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "scanf",
+    "fscanf",
+    "sscanf",
+    "getchar",
+    "fgets",
+    "fread",
+    "fwrite",
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "exit",
+    "abort",
+    "rand",
+    "srand",
+    "memcpy",
+    "memmove",
+    "memset",
+    "strcpy",
+    "strcat",
+    "assert",
+    "time",
+    "clock",
+}
+_AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
+_COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _location(node: c_ast.Node, fallback: Location) -> Location:
+    coord = getattr(node, "coord", None)
+    if coord is None or not getattr(coord, "line", 0):
+        return fallback
+    return Location(fallback.file, coord.line, coord.column or 0)
+
+
+def _int_literal(text: str) -> int | None:
+    body = text.rstrip("uUlL")
+    try:
+        if body.lower().startswith("0x"):
+            return int(body, 16)
+        if len(body) > 1 and body.startswith("0") and body.isdigit():
+            return int(body, 8)
+        return int(body)
+    except ValueError:
+        return None
+
+
+def _const_value(expr: Affine) -> int | None:
+    """The value of a constant affine tree, or None."""
+    if isinstance(expr, Const):
+        return expr.value
+    if isinstance(expr, Neg):
+        inner = _const_value(expr.operand)
+        return None if inner is None else -inner
+    if isinstance(expr, BinOp) and expr.op in ("+", "-", "*"):
+        left, right = _const_value(expr.left), _const_value(expr.right)
+        if left is None or right is None:
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right}[expr.op]
+    return None
+
+
+def _written_names(region: c_ast.Node) -> set[str]:
+    """Base names of every lvalue in the region (assignments and ++/--)."""
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            names.add(_base_name(node.lvalue))
+            self.generic_visit(node)
+
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op in ("++", "--", "p++", "p--"):
+                names.add(_base_name(node.expr))
+            self.generic_visit(node)
+
+    Visitor().visit(region)
+    names.discard("")
+    return names
+
+
+def _base_name(node: c_ast.Node) -> str:
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else ""
+
+
+@dataclass
+class _Context:
+    """What encloses the node being extracted (immutable use: copied on descent)."""
+
+    iterators: tuple[str, ...] = ()
+    constraints: tuple[Condition, ...] = ()
+
+
+@dataclass
+class _Extractor:
+    fallback: Location
+    written: set[str]
+    statements: list[Statement] = field(default_factory=list)
+    parameters: dict[str, None] = field(default_factory=dict)
+    all_iterators: set[str] = field(default_factory=set)
+    array_ranks: dict[str, int] = field(default_factory=dict)
+
+    def fail(self, message: str, node: c_ast.Node) -> UnsupportedRegion:
+        return UnsupportedRegion(message, _location(node, self.fallback))
+
+    # -- affine expressions -------------------------------------------------
+    def affine(self, node: c_ast.Node, ctx: _Context) -> Affine:
+        if isinstance(node, c_ast.Constant):
+            value = _int_literal(node.value) if node.type in ("int", "long", "unsigned int") else None
+            if value is None:
+                raise self.fail(f"non-integer constant '{node.value}' in an affine expression", node)
+            return Const(value)
+        if isinstance(node, c_ast.ID):
+            return self.variable(node, ctx)
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+            operand = self.affine(node.expr, ctx)
+            return Neg(operand) if node.op == "-" else operand
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
+            return self.affine_binary(node, ctx)
+        if isinstance(node, c_ast.TernaryOp):
+            return Select(self.condition(node.cond, ctx), self.affine(node.iftrue, ctx), self.affine(node.iffalse, ctx))
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            op = _AFFINE_CALLS.get(node.name.name)
+            args = node.args.exprs if node.args is not None else []
+            if op is not None and len(args) == 2:
+                left, right = self.affine(args[0], ctx), self.affine(args[1], ctx)
+                if op in ("floord", "ceild"):
+                    self.positive_constant(right, node)
+                return BinOp(op, left, right)
+            raise self.fail(f"call to '{node.name.name}' in an affine expression", node)
+        if isinstance(node, c_ast.ArrayRef):
+            raise self.fail("array access in a loop bound, condition or subscript (data-dependent)", node)
+        raise self.fail(f"non-affine expression ({type(node).__name__})", node)
+
+    def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context) -> Affine:
+        left, right = self.affine(node.left, ctx), self.affine(node.right, ctx)
+        if node.op == "*":
+            if _const_value(left) is None and _const_value(right) is None:
+                raise self.fail("product of two variables is not affine", node)
+        elif node.op in ("/", "%"):
+            self.positive_constant(right, node)
+        return BinOp(node.op, left, right)
+
+    def positive_constant(self, expr: Affine, node: c_ast.Node) -> None:
+        value = _const_value(expr)
+        if value is None or value <= 0:
+            raise self.fail("division by a non-constant or non-positive value is not affine", node)
+
+    def variable(self, node: c_ast.ID, ctx: _Context) -> Var:
+        name = node.name
+        if name in ctx.iterators:
+            return Var(name)
+        if name in self.all_iterators:
+            raise self.fail(f"iterator '{name}' is used outside its loop", node)
+        if name in self.written:
+            raise self.fail(f"'{name}' is written in the region, so this expression is data-dependent", node)
+        self.parameters.setdefault(name)
+        return Var(name)
+
+    def condition(self, node: c_ast.Node, ctx: _Context) -> Condition:
+        if isinstance(node, c_ast.BinaryOp) and node.op in _COMPARISONS:
+            return Compare(node.op, self.affine(node.left, ctx), self.affine(node.right, ctx))
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            op = "and" if node.op == "&&" else "or"
+            return Logic(op, self.condition(node.left, ctx), self.condition(node.right, ctx))
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            return Not(self.condition(node.expr, ctx))
+        return Compare("!=", self.affine(node, ctx), Const(0))
+
+    # -- control flow -------------------------------------------------------
+    def block(self, nodes: list[c_ast.Node], ctx: _Context) -> tuple[Node, ...]:
+        result: list[Node] = []
+        for node in nodes:
+            result.extend(self.node(node, ctx))
+        return tuple(result)
+
+    def node(self, node: c_ast.Node, ctx: _Context) -> tuple[Node, ...]:
+        if isinstance(node, c_ast.Compound):
+            return self.block(node.block_items or [], ctx)
+        if isinstance(node, c_ast.EmptyStatement):
+            return ()
+        if isinstance(node, c_ast.For):
+            return (self.loop(node, ctx),)
+        if isinstance(node, c_ast.If):
+            cond = self.condition(node.cond, ctx)
+            then = self.node(node.iftrue, _Context(ctx.iterators, ctx.constraints + (cond,)))
+            if node.iffalse is None:
+                return then
+            other = self.node(node.iffalse, _Context(ctx.iterators, ctx.constraints + (Not(cond),)))
+            return then + other
+        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
+            return (self.statement(node, ctx),)
+        if isinstance(node, c_ast.FuncCall):
+            raise self.fail(f"call to '{_call_name(node)}' as a statement may have side effects", node)
+        reasons = {
+            c_ast.Decl: "declaration inside the region",
+            c_ast.DeclList: "declaration inside the region",
+            c_ast.While: "'while' loop (not a static control loop)",
+            c_ast.DoWhile: "'do' loop (not a static control loop)",
+            c_ast.Break: "'break' changes control flow",
+            c_ast.Continue: "'continue' changes control flow",
+            c_ast.Goto: "'goto' changes control flow",
+            c_ast.Label: "label inside the region",
+            c_ast.Return: "'return' changes control flow",
+            c_ast.Switch: "'switch' statement",
+            c_ast.Pragma: "'#pragma' inside the region",
+        }
+        reason = reasons.get(type(node), f"unsupported statement ({type(node).__name__})")
+        raise self.fail(reason, node)
+
+    def loop(self, node: c_ast.For, ctx: _Context) -> Loop:
+        iterator, lower = self.loop_init(node, ctx)
+        if iterator in ctx.iterators:
+            raise self.fail(f"loop reuses the iterator '{iterator}' of an enclosing loop", node)
+        step = self.loop_step(node, iterator)
+        inner = _Context(ctx.iterators + (iterator,), ctx.constraints)
+        bounds = self.loop_bounds(node, iterator, step, inner)
+        var = Var(iterator)
+        first = Compare(">=" if step > 0 else "<=", var, lower)
+        constraints: tuple[Condition, ...] = (first,) + bounds
+        if abs(step) != 1:
+            distance = BinOp("-", var, lower) if step > 0 else BinOp("-", lower, var)
+            constraints += (Divisible(distance, abs(step)),)
+        self.all_iterators.add(iterator)
+        body_ctx = _Context(inner.iterators, ctx.constraints + constraints)
+        return Loop(iterator, 1 if step > 0 else -1, self.node(node.stmt, body_ctx))
+
+    def loop_init(self, node: c_ast.For, ctx: _Context) -> tuple[str, Affine]:
+        init = node.init
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+            decl = init.decls[0]
+            return decl.name, self.affine(decl.init, ctx)
+        if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+            return init.lvalue.name, self.affine(init.rvalue, ctx)
+        raise self.fail("loop initialisation is not 'iterator = affine expression'", init or node)
+
+    def loop_step(self, node: c_ast.For, iterator: str) -> int:
+        step = node.next
+        if isinstance(step, c_ast.UnaryOp) and _base_name(step.expr) == iterator and isinstance(step.expr, c_ast.ID):
+            if step.op in ("++", "p++"):
+                return 1
+            if step.op in ("--", "p--"):
+                return -1
+        if isinstance(step, c_ast.Assignment) and isinstance(step.lvalue, c_ast.ID) and step.lvalue.name == iterator:
+            amount = self.step_amount(step)
+            if amount:
+                return amount
+        raise self.fail(f"loop step is not '{iterator}++', '{iterator}--' or '{iterator} += constant'", step or node)
+
+    def step_amount(self, step: c_ast.Assignment) -> int:
+        rvalue = step.rvalue
+        if step.op in ("+=", "-=") and isinstance(rvalue, c_ast.Constant):
+            value = _int_literal(rvalue.value) or 0
+            return value if step.op == "+=" else -value
+        if (
+            step.op == "="
+            and isinstance(rvalue, c_ast.BinaryOp)
+            and rvalue.op in ("+", "-")
+            and isinstance(rvalue.left, c_ast.ID)
+            and rvalue.left.name == step.lvalue.name
+            and isinstance(rvalue.right, c_ast.Constant)
+        ):
+            value = _int_literal(rvalue.right.value) or 0
+            return value if rvalue.op == "+" else -value
+        return 0
+
+    def loop_bounds(self, node: c_ast.For, iterator: str, step: int, ctx: _Context) -> tuple[Condition, ...]:
+        if node.cond is None:
+            raise self.fail("loop without a condition", node)
+        parts = _conjuncts(node.cond)
+        bounds: list[Condition] = []
+        for part in parts:
+            if not (isinstance(part, c_ast.BinaryOp) and part.op in ("<", "<=", ">", ">=")):
+                raise self.fail("loop condition is not a comparison of the iterator with a bound", part)
+            op, other = part.op, part.right
+            if not (isinstance(part.left, c_ast.ID) and part.left.name == iterator):
+                if isinstance(part.right, c_ast.ID) and part.right.name == iterator:
+                    op, other = _FLIP[part.op], part.left
+                else:
+                    raise self.fail(f"loop condition does not compare '{iterator}' with a bound", part)
+            if (op in ("<", "<=")) != (step > 0):
+                raise self.fail("loop condition and step go in opposite directions", part)
+            bound = self.affine(other, ctx)
+            if iterator in affine_names(bound):
+                raise self.fail(f"loop bound depends on its own iterator '{iterator}'", part)
+            bounds.append(Compare(op, Var(iterator), bound))
+        return tuple(bounds)
+
+    # -- statements ---------------------------------------------------------
+    def statement(self, node: c_ast.Node, ctx: _Context) -> StmtRef:
+        reads: list[Access] = []
+        writes: list[Access] = []
+        self.collect(node, ctx, reads, writes)
+        name = f"S{len(self.statements)}"
+        self.statements.append(
+            Statement(
+                name=name,
+                iterators=ctx.iterators,
+                constraints=ctx.constraints,
+                reads=tuple(dict.fromkeys(reads)),
+                writes=tuple(dict.fromkeys(writes)),
+                body=node,
+                location=_location(node, self.fallback),
+            )
+        )
+        return StmtRef(name)
+
+    def collect(self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access]) -> None:
+        """Gather the accesses of an expression into ``reads`` and ``writes``."""
+        if isinstance(node, c_ast.Assignment):
+            target = self.access(node.lvalue, ctx, writing=True)
+            writes.append(target)
+            if node.op != "=":
+                reads.append(target)
+            self.collect(node.rvalue, ctx, reads, writes)
+        elif isinstance(node, c_ast.UnaryOp):
+            self.collect_unary(node, ctx, reads, writes)
+        elif isinstance(node, (c_ast.ArrayRef, c_ast.ID)):
+            access = self.access(node, ctx)
+            if access.array not in ctx.iterators:
+                reads.append(access)
+        elif isinstance(node, c_ast.FuncCall):
+            name = _call_name(node)
+            if name in _SIDE_EFFECT_CALLS or not isinstance(node.name, c_ast.ID):
+                raise self.fail(f"call to '{name}' may have side effects", node)
+            for arg in node.args.exprs if node.args is not None else []:
+                self.collect(arg, ctx, reads, writes)
+        elif isinstance(node, (c_ast.BinaryOp, c_ast.TernaryOp, c_ast.Cast, c_ast.ExprList)):
+            for _, child in node.children():
+                self.collect(child, ctx, reads, writes)
+        elif not isinstance(node, (c_ast.Constant, c_ast.Typename)):
+            raise self.fail(f"unsupported expression ({type(node).__name__})", node)
+
+    def collect_unary(self, node: c_ast.UnaryOp, ctx: _Context, reads: list[Access], writes: list[Access]) -> None:
+        if node.op in ("++", "--", "p++", "p--"):
+            target = self.access(node.expr, ctx, writing=True)
+            reads.append(target)
+            writes.append(target)
+        elif node.op in ("&", "*"):
+            raise self.fail(f"pointer operation '{node.op}' is not supported", node)
+        elif node.op != "sizeof":
+            self.collect(node.expr, ctx, reads, writes)
+
+    def access(self, node: c_ast.Node, ctx: _Context, writing: bool = False) -> Access:
+        subscripts: list[Affine] = []
+        while isinstance(node, c_ast.ArrayRef):
+            subscripts.append(self.affine(node.subscript, ctx))
+            node = node.name
+        if not isinstance(node, c_ast.ID):
+            raise self.fail("access through a pointer expression is not supported", node)
+        name = node.name
+        if name in ctx.iterators:
+            if subscripts or writing:
+                raise self.fail(f"iterator '{name}' is written or subscripted in a statement", node)
+            return Access(name, ())
+        if name in self.all_iterators:
+            raise self.fail(f"iterator '{name}' is used outside its loop", node)
+        rank = self.array_ranks.setdefault(name, len(subscripts))
+        if rank != len(subscripts):
+            raise self.fail(f"'{name}' is accessed with {len(subscripts)} subscripts and with {rank}", node)
+        return Access(name, tuple(reversed(subscripts)))
+
+
+def _conjuncts(node: c_ast.Node) -> list[c_ast.Node]:
+    if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _call_name(node: c_ast.FuncCall) -> str:
+    return node.name.name if isinstance(node.name, c_ast.ID) else "<expression>"
+
+
+def _identifiers(region: c_ast.Node) -> frozenset[str]:
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_ID(self, node: c_ast.ID) -> None:
+            names.add(node.name)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            if node.name:
+                names.add(node.name)
+            self.generic_visit(node)
+
+    Visitor().visit(region)
+    return frozenset(names)
+
+
+def extract_scop(region: c_ast.Compound, location: Location) -> Scop:
+    """Build the region's ``Scop``; raise ``UnsupportedRegion`` when it is not affine."""
+    written = _written_names(region)
+    extractor = _Extractor(fallback=location, written=written)
+    tree = extractor.block(region.block_items or [], _Context())
+    if not extractor.statements:
+        raise UnsupportedRegion("the region contains no statements", location)
+    for name in extractor.parameters:
+        if name in extractor.all_iterators:
+            raise UnsupportedRegion(f"iterator '{name}' is used outside its loop", location)
+    return Scop(
+        statements=tuple(extractor.statements),
+        tree=tree,
+        parameters=tuple(extractor.parameters),
+        identifiers=_identifiers(region),
+        location=location,
+    )

@@ -1,0 +1,96 @@
+"""Find the ``#pragma scop`` ... ``#pragma endscop`` regions of a C file.
+
+Public: ``Region``, ``find_regions``.  Works on text only, so that everything
+outside the regions can be copied back byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from polyopt.diagnostics import InputError, Location
+
+_SCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+scop\b")
+_ENDSCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+endscop\b")
+
+
+@dataclass(frozen=True)
+class Region:
+    """One static control part.
+
+    ``start``/``end`` are offsets in the file text: ``text[start:end]`` spans
+    the whole ``#pragma scop`` line through the end of the ``#pragma endscop``
+    line (its newline included), and is what the optimized code replaces.
+    ``body`` is the text between the two pragma lines and ``body_line`` the
+    1-based line number of its first line.  ``index`` counts regions from 1.
+    """
+
+    index: int
+    start: int
+    end: int
+    body: str
+    body_line: int
+    location: Location
+
+    @property
+    def indent(self) -> str:
+        """The leading whitespace of the region's first non-blank line."""
+        for line in self.body.splitlines():
+            if line.strip():
+                return line[: len(line) - len(line.lstrip())]
+        return ""
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for match in re.finditer("\n", text):
+        starts.append(match.end())
+    return starts
+
+
+def find_regions(text: str, filename: str) -> list[Region]:
+    """Return the regions of ``text`` in file order.
+
+    Raises ``InputError`` for an unterminated region, a nested ``#pragma scop``
+    or an ``#pragma endscop`` without its opening pragma.
+    """
+    starts = _line_starts(text)
+    regions: list[Region] = []
+    open_line = 0
+    for number, start in enumerate(starts, start=1):
+        end = starts[number] if number < len(starts) else len(text)
+        line = text[start:end]
+        if _SCOP.match(line):
+            if open_line:
+                raise InputError(
+                    f"nested '#pragma scop' (the region opened on line {open_line} is not closed)",
+                    Location(filename, number, line.index("#") + 1),
+                )
+            open_line = number
+        elif _ENDSCOP.match(line):
+            if not open_line:
+                raise InputError(
+                    "'#pragma endscop' without a matching '#pragma scop'",
+                    Location(filename, number, line.index("#") + 1),
+                )
+            first = starts[open_line - 1]
+            body_start = starts[open_line] if open_line < len(starts) else len(text)
+            regions.append(
+                Region(
+                    index=len(regions) + 1,
+                    start=first,
+                    end=end,
+                    body=text[body_start:start],
+                    body_line=open_line + 1,
+                    location=Location(filename, open_line, text.index("#", first) - first + 1),
+                )
+            )
+            open_line = 0
+    if open_line:
+        column = text.index("#", starts[open_line - 1]) - starts[open_line - 1] + 1
+        raise InputError(
+            "unterminated '#pragma scop' (no '#pragma endscop' follows)",
+            Location(filename, open_line, column),
+        )
+    return regions

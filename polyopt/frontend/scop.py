@@ -1,0 +1,177 @@
+"""The frontend's plain-data model of a region (no islpy).
+
+Affine expressions and conditions are small trees over iterator and
+parameter names; the model stage turns them into isl objects.
+
+Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
+``Logic``, ``Not``, ``Divisible``, ``Access``, ``Statement``, ``Loop``,
+``StmtRef``, ``Scop``, ``affine_names``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from polyopt.diagnostics import Location
+
+
+@dataclass(frozen=True)
+class Var:
+    """An iterator or a symbolic parameter."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """``op`` is one of ``+ - * / % min max floord ceild``.
+
+    ``/`` and ``%`` have C semantics (truncation); for ``*`` one operand is a
+    ``Const``; for ``/ % floord ceild`` the right operand is a positive ``Const``.
+    """
+
+    op: str
+    left: Affine
+    right: Affine
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Affine
+
+
+@dataclass(frozen=True)
+class Select:
+    """C's ``cond ? then : other`` with an affine condition."""
+
+    cond: Condition
+    then: Affine
+    other: Affine
+
+
+Affine = Var | Const | BinOp | Neg | Select
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``op`` is one of ``< <= > >= == !=``."""
+
+    op: str
+    left: Affine
+    right: Affine
+
+
+@dataclass(frozen=True)
+class Logic:
+    """``op`` is ``and`` or ``or``."""
+
+    op: str
+    left: Condition
+    right: Condition
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Condition
+
+
+@dataclass(frozen=True)
+class Divisible:
+    """``expr`` is a multiple of ``step`` (loops with a non-unit step)."""
+
+    expr: Affine
+    step: int
+
+
+Condition = Compare | Logic | Not | Divisible
+
+
+@dataclass(frozen=True)
+class Access:
+    """One array reference; a scalar is an array with no subscripts."""
+
+    array: str
+    subscripts: tuple[Affine, ...]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One expression statement of the region.
+
+    ``iterators`` are the enclosing loop iterators, outermost first, and
+    ``constraints`` the loop bounds and ``if`` conditions that define its
+    domain.  ``body`` is the pycparser expression, printed back with the
+    iterators substituted.
+    """
+
+    name: str
+    iterators: tuple[str, ...]
+    constraints: tuple[Condition, ...]
+    reads: tuple[Access, ...]
+    writes: tuple[Access, ...]
+    body: c_ast.Node = field(compare=False, repr=False)
+    location: Location = field(compare=False)
+
+
+@dataclass(frozen=True)
+class StmtRef:
+    """A leaf of the loop tree: the statement called ``name``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A ``for`` loop; ``direction`` is +1 for increasing, -1 for decreasing."""
+
+    iterator: str
+    direction: int
+    body: tuple[Node, ...]
+
+
+Node = Loop | StmtRef
+
+
+@dataclass(frozen=True)
+class Scop:
+    """A region in the model: its statements, their loop tree and parameters.
+
+    ``tree`` lists the top-level nodes in textual order; ``parameters`` are the
+    names read in loop bounds, conditions and subscripts that the region never
+    writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
+    name the region mentions, so that generated names avoid them.
+    """
+
+    statements: tuple[Statement, ...]
+    tree: tuple[Node, ...]
+    parameters: tuple[str, ...]
+    identifiers: frozenset[str]
+    location: Location
+
+    def statement(self, name: str) -> Statement:
+        for statement in self.statements:
+            if statement.name == name:
+                return statement
+        raise KeyError(name)
+
+
+def affine_names(expr: Affine | Condition) -> set[str]:
+    """Names of the variables an affine expression or condition mentions."""
+    if isinstance(expr, Var):
+        return {expr.name}
+    if isinstance(expr, Const):
+        return set()
+    if isinstance(expr, Neg | Not):
+        return affine_names(expr.operand)
+    if isinstance(expr, Divisible):
+        return affine_names(expr.expr)
+    if isinstance(expr, Select):
+        return affine_names(expr.cond) | affine_names(expr.then) | affine_names(expr.other)
+    return affine_names(expr.left) | affine_names(expr.right)

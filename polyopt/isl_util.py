@@ -1,0 +1,59 @@
+"""The one place where isl dimensions are handled by position.
+
+Everything else in polyopt names dimensions; these helpers translate.
+Public: ``statement_space``, ``var``, ``const``, ``equate_prefix``,
+``maps_of``, ``union_of``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import islpy as isl
+
+
+def statement_space(ctx: isl.Context, name: str, iterators: Iterable[str], params: Iterable[str]) -> isl.Space:
+    """The set space ``[params] -> { name[iterators] }``."""
+    space = isl.Space.create_from_names(ctx, set=list(iterators), params=list(params))
+    return space.set_tuple_name(isl.dim_type.set, name)
+
+
+def var(space: isl.Space, name: str) -> isl.PwAff:
+    """The value of the iterator or parameter ``name`` on ``space``."""
+    local = isl.LocalSpace.from_space(space)
+    for kind in (isl.dim_type.set, isl.dim_type.param):
+        position = space.find_dim_by_name(kind, name)
+        if position >= 0:
+            return isl.PwAff.from_aff(isl.Aff.var_on_domain(local, kind, position))
+    raise KeyError(f"no dimension named {name!r} in {space}")
+
+
+def const(space: isl.Space, value: int) -> isl.PwAff:
+    """The constant ``value`` on ``space``."""
+    aff = isl.Aff.zero_on_domain(isl.LocalSpace.from_space(space))
+    return isl.PwAff.from_aff(aff.set_constant_val(isl.Val.int_from_si(space.get_ctx(), value)))
+
+
+def equate_prefix(relation: isl.Map, depth: int) -> isl.Map:
+    """Restrict ``relation`` to pairs whose first ``depth`` input and output dims agree."""
+    for position in range(depth):
+        relation = relation.equate(isl.dim_type.in_, position, isl.dim_type.out, position)
+    return relation
+
+
+def maps_of(union: isl.UnionMap) -> list[isl.Map]:
+    """The maps of a union map, one per pair of tuples."""
+    maps: list[isl.Map] = []
+    union.foreach_map(maps.append)
+    return maps
+
+
+Union = isl.UnionMap | isl.UnionSet
+
+
+def union_of(items: Iterable[isl.Map | isl.Set | Union], empty: Union) -> Union:
+    """The union of ``items``, starting from ``empty``."""
+    result = empty
+    for item in items:
+        result = result.union(item)
+    return result

@@ -1,0 +1,195 @@
+"""Model stage: the frontend's ``Scop`` as isl objects.
+
+Public: ``PolyModel``, ``build_model``.  Each statement gets its domain,
+read and write access relations, and the region's original execution order
+becomes an isl schedule tree (one band per loop, sequences for statement
+order; decreasing loops are scheduled by the negated iterator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+
+import islpy as isl
+
+from polyopt import isl_util
+from polyopt.frontend.scop import (
+    Access,
+    Affine,
+    Compare,
+    Condition,
+    Const,
+    Divisible,
+    Logic,
+    Loop,
+    Neg,
+    Node,
+    Not,
+    Scop,
+    Select,
+    Statement,
+    Var,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class PolyModel:
+    """A region in the polyhedral model.
+
+    ``domains`` maps statement names to their iteration domains (named set
+    dims, tuple named after the statement); ``reads`` and ``writes`` map array
+    names to the union of access relations ``S[i] -> A[subscripts]`` on that
+    array (scalars have a 0-dimensional range); ``schedule`` is the original
+    execution order as a schedule tree.
+    """
+
+    scop: Scop
+    ctx: isl.Context
+    domains: dict[str, isl.Set]
+    reads: dict[str, isl.UnionMap]
+    writes: dict[str, isl.UnionMap]
+    schedule: isl.Schedule
+
+    @property
+    def domain(self) -> isl.UnionSet:
+        return isl_util.union_of(self.domains.values(), isl.UnionSet.empty(self.param_space()))
+
+    @property
+    def arrays(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.reads) | set(self.writes)))
+
+    def param_space(self) -> isl.Space:
+        return isl.Space.create_from_names(self.ctx, set=[], params=list(self.scop.parameters)).params()
+
+    def all_reads(self) -> isl.UnionMap:
+        return isl_util.union_of(self.reads.values(), isl.UnionMap.empty(self.param_space()))
+
+    def all_writes(self) -> isl.UnionMap:
+        return isl_util.union_of(self.writes.values(), isl.UnionMap.empty(self.param_space()))
+
+
+def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:
+    if isinstance(expr, Var):
+        return isl_util.var(space, expr.name)
+    if isinstance(expr, Const):
+        return isl_util.const(space, expr.value)
+    if isinstance(expr, Neg):
+        return _affine(expr.operand, space).neg()
+    if isinstance(expr, Select):
+        chosen = _condition(expr.cond, space)
+        then = _affine(expr.then, space).intersect_domain(chosen)
+        return then.union_add(_affine(expr.other, space).intersect_domain(chosen.complement()))
+    left, right = _affine(expr.left, space), _affine(expr.right, space)
+    return _binary(expr.op, left, right)
+
+
+def _binary(op: str, left: isl.PwAff, right: isl.PwAff) -> isl.PwAff:
+    if op == "+":
+        return left.add(right)
+    if op == "-":
+        return left.sub(right)
+    if op == "*":
+        return left.mul(right)
+    if op == "/":
+        return left.tdiv_q(right)
+    if op == "%":
+        return left.tdiv_r(right)
+    if op == "floord":
+        return left.div(right).floor()
+    if op == "ceild":
+        return left.div(right).ceil()
+    if op == "min":
+        return left.min(right)
+    if op == "max":
+        return left.max(right)
+    raise ValueError(f"unknown affine operator {op!r}")
+
+
+def _condition(cond: Condition, space: isl.Space) -> isl.Set:
+    if isinstance(cond, Compare):
+        left, right = _affine(cond.left, space), _affine(cond.right, space)
+        method = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set", "==": "eq_set", "!=": "ne_set"}[cond.op]
+        return getattr(left, method)(right)
+    if isinstance(cond, Logic):
+        left, right = _condition(cond.left, space), _condition(cond.right, space)
+        return left.intersect(right) if cond.op == "and" else left.union(right)
+    if isinstance(cond, Not):
+        return _condition(cond.operand, space).complement()
+    if isinstance(cond, Divisible):
+        remainder = _affine(cond.expr, space).mod_val(isl.Val.int_from_si(space.get_ctx(), cond.step))
+        return remainder.eq_set(isl_util.const(space, 0))
+    raise TypeError(f"not a condition: {cond!r}")
+
+
+def _domain(statement: Statement, space: isl.Space) -> isl.Set:
+    domain = isl.Set.universe(space)
+    for cond in statement.constraints:
+        domain = domain.intersect(_condition(cond, space))
+    return domain.coalesce()
+
+
+def _access(access: Access, space: isl.Space, domain: isl.Set) -> isl.Map:
+    relation = isl.Map.from_domain(isl.Set.universe(space))
+    for subscript in access.subscripts:
+        relation = relation.flat_range_product(isl.Map.from_pw_aff(_affine(subscript, space)))
+    relation = relation.set_tuple_name(isl.dim_type.in_, space.get_tuple_name(isl.dim_type.set))
+    return relation.set_tuple_name(isl.dim_type.out, access.array).intersect_domain(domain)
+
+
+def _group(accesses: list[isl.Map]) -> dict[str, isl.UnionMap]:
+    grouped: dict[str, isl.UnionMap] = {}
+    for relation in accesses:
+        array = relation.get_tuple_name(isl.dim_type.out)
+        union = isl.UnionMap.from_map(relation)
+        grouped[array] = grouped[array].union(union) if array in grouped else union
+    return grouped
+
+
+def _statement_names(node: Node) -> list[str]:
+    if isinstance(node, Loop):
+        return [name for child in node.body for name in _statement_names(child)]
+    return [node.name]
+
+
+def _schedule(nodes: tuple[Node, ...], domains: dict[str, isl.Set], scop: Scop) -> isl.Schedule:
+    """The original order of ``nodes``: a sequence of their schedules."""
+    return reduce(isl.Schedule.sequence, [_node_schedule(node, domains, scop) for node in nodes])
+
+
+def _node_schedule(node: Node, domains: dict[str, isl.Set], scop: Scop) -> isl.Schedule:
+    if not isinstance(node, Loop):
+        return isl.Schedule.from_domain(isl.UnionSet.from_set(domains[node.name]))
+    inner = _schedule(node.body, domains, scop)
+    partial: isl.UnionPwAff | None = None
+    for name in _statement_names(node):
+        domain = domains[name]
+        value = isl_util.var(domain.get_space(), node.iterator)
+        if node.direction < 0:
+            value = value.neg()
+        piece = isl.UnionPwAff.from_pw_aff(value.intersect_domain(domain))
+        partial = piece if partial is None else partial.union_add(piece)
+    assert partial is not None
+    return inner.insert_partial_schedule(isl.MultiUnionPwAff.from_union_pw_aff(partial))
+
+
+def build_model(scop: Scop, ctx: isl.Context | None = None) -> PolyModel:
+    """Model ``scop`` exactly: domains, access relations and the original schedule."""
+    ctx = ctx or isl.DEFAULT_CONTEXT
+    domains: dict[str, isl.Set] = {}
+    reads: list[isl.Map] = []
+    writes: list[isl.Map] = []
+    for statement in scop.statements:
+        space = isl_util.statement_space(ctx, statement.name, statement.iterators, scop.parameters)
+        domain = _domain(statement, space)
+        domains[statement.name] = domain
+        reads.extend(_access(access, space, domain) for access in statement.reads)
+        writes.extend(_access(access, space, domain) for access in statement.writes)
+    return PolyModel(
+        scop=scop,
+        ctx=ctx,
+        domains=domains,
+        reads=_group(reads),
+        writes=_group(writes),
+        schedule=_schedule(scop.tree, domains, scop),
+    )

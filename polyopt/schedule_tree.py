@@ -1,0 +1,76 @@
+"""Small read-only helpers on isl schedule trees.
+
+Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
+``schedule_respects``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+_NODE = isl.schedule_node_type
+
+
+def band_nodes(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.ScheduleNode]]:
+    """Every band node with its path (child positions from the root), top-down."""
+    found: list[tuple[tuple[int, ...], isl.ScheduleNode]] = []
+
+    def walk(node: isl.ScheduleNode, path: tuple[int, ...]) -> None:
+        if node.get_type() == _NODE.band:
+            found.append((path, node))
+        for position in range(node.n_children()):
+            walk(node.child(position), path + (position,))
+
+    walk(schedule.get_root(), ())
+    return found
+
+
+def node_at(schedule: isl.Schedule, path: tuple[int, ...]) -> isl.ScheduleNode:
+    node = schedule.get_root()
+    for position in path:
+        node = node.child(position)
+    return node
+
+
+def member_expressions(band: isl.ScheduleNode, member: int) -> dict[str, str]:
+    """For each statement in the band, its schedule expression of ``member`` as text."""
+    partial = band.band_get_partial_schedule().get_union_pw_aff(member)
+    expressions: dict[str, str] = {}
+
+    def visit(piece: isl.PwAff) -> None:
+        name = piece.get_domain_space().get_tuple_name(isl.dim_type.set)
+        match = re.search(r"->\s*\[\((.*?)\)\]", piece.to_str())
+        expressions[name] = match[1] if match else piece.to_str()
+
+    partial.foreach_pw_aff(visit)
+    return expressions
+
+
+def _same_value(schedule: isl.UnionMap) -> isl.UnionMap:
+    return schedule.apply_range(schedule.reverse())
+
+
+def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
+    """Whether band ``member`` carries a dependence between instances below the band.
+
+    A member carries a dependence if some dependent pair agrees on every outer
+    schedule dimension (outer bands and the band's earlier members) and
+    differs on this member: the loop cannot run its iterations in parallel.
+    """
+    domain = band.get_domain()
+    local = dependences.intersect_domain(domain).intersect_range(domain)
+    local = local.intersect(_same_value(band.get_prefix_schedule_union_map()))
+    partial = band.band_get_partial_schedule()
+    for earlier in range(member):
+        local = local.intersect(_same_value(isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(earlier))))
+    this = isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(member))
+    return not local.subtract(_same_value(this)).is_empty()
+
+
+def schedule_respects(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
+    """Whether every dependence source runs strictly before its sink under ``schedule``."""
+    order = schedule.get_map()
+    before = order.lex_lt_union_map(order)
+    return dependences.is_subset(before)

@@ -1,0 +1,1 @@
+"""Transform: decisions (plans) and the schedule-tree rewrites that apply them."""
