@@ -15,9 +15,11 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.options import Options, TransformOptions
+from polyopt.options import Options, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
+from polyopt.transform.fusion import FUSION_POLICIES
+from polyopt.transform.tiling import TilingOptions
 
 
 def _read(path: Path) -> str:
@@ -84,9 +86,32 @@ def _umask() -> int:
 )
 @click.option("--noparallel", is_flag=True, help="Do not mark OpenMP parallel loops.")
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
+@click.option(
+    "--tile-sizes",
+    metavar="SIZES",
+    help="Tile sizes: '32,32,256', or a file with one size per line; used member by member "
+    "across the tiled bands in order, then the default.",
+)
+@click.option(
+    "--fuse",
+    type=click.Choice(FUSION_POLICIES),
+    default="smart",
+    show_default=True,
+    help="Fusion of top-level loop nests: smart (fuse when it keeps parallelism and shares data), "
+    "max (let the scheduler fuse all it can) or none.",
+)
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
-def main(source: Path, output: str | None, identity: bool, noparallel: bool, notile: bool, report: bool) -> None:
+def main(
+    source: Path,
+    output: str | None,
+    identity: bool,
+    noparallel: bool,
+    notile: bool,
+    tile_sizes: str | None,
+    fuse: str,
+    report: bool,
+) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -94,8 +119,14 @@ def main(source: Path, output: str | None, identity: bool, noparallel: bool, not
     file is copied unchanged.  A region outside the model is kept as written,
     with a warning.
     """
-    options = Options(identity=identity, transform=TransformOptions(parallel=not noparallel, tile=not notile))
     try:
+        sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
+        options = Options(
+            identity=identity,
+            fusion=fuse,
+            parallel=not noparallel,
+            tiling=TilingOptions(enabled=not notile, sizes=sizes),
+        )
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
         for warning in outcome.warnings:

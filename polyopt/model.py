@@ -34,22 +34,48 @@ from polyopt.frontend.scop import (
 
 
 @dataclass(frozen=True, eq=False)
+class Reference:
+    """One array reference of a statement: ``relation`` maps its instances to elements."""
+
+    statement: str
+    array: str
+    is_write: bool
+    relation: isl.Map
+
+
+@dataclass(frozen=True, eq=False)
 class PolyModel:
     """A region in the polyhedral model.
 
     ``domains`` maps statement names to their iteration domains (named set
-    dims, tuple named after the statement); ``reads`` and ``writes`` map array
-    names to the union of access relations ``S[i] -> A[subscripts]`` on that
-    array (scalars have a 0-dimensional range); ``schedule`` is the original
-    execution order as a schedule tree.
+    dims, tuple named after the statement); ``references`` holds every array
+    reference ``S[i] -> A[subscripts]`` (scalars have a 0-dimensional range);
+    ``schedule`` is the original execution order as a schedule tree.
     """
 
     scop: Scop
     ctx: isl.Context
     domains: dict[str, isl.Set]
-    reads: dict[str, isl.UnionMap]
-    writes: dict[str, isl.UnionMap]
+    references: tuple[Reference, ...]
     schedule: isl.Schedule
+
+    @property
+    def reads(self) -> dict[str, isl.UnionMap]:
+        """Per array, the union of its read relations."""
+        return self._grouped(is_write=False)
+
+    @property
+    def writes(self) -> dict[str, isl.UnionMap]:
+        """Per array, the union of its write relations."""
+        return self._grouped(is_write=True)
+
+    def _grouped(self, is_write: bool) -> dict[str, isl.UnionMap]:
+        grouped: dict[str, isl.UnionMap] = {}
+        for ref in self.references:
+            if ref.is_write == is_write:
+                union = isl.UnionMap.from_map(ref.relation)
+                grouped[ref.array] = grouped[ref.array].union(union) if ref.array in grouped else union
+        return grouped
 
     @property
     def domain(self) -> isl.UnionSet:
@@ -137,15 +163,6 @@ def _access(access: Access, space: isl.Space, domain: isl.Set) -> isl.Map:
     return relation.set_tuple_name(isl.dim_type.out, access.array).intersect_domain(domain)
 
 
-def _group(accesses: list[isl.Map]) -> dict[str, isl.UnionMap]:
-    grouped: dict[str, isl.UnionMap] = {}
-    for relation in accesses:
-        array = relation.get_tuple_name(isl.dim_type.out)
-        union = isl.UnionMap.from_map(relation)
-        grouped[array] = grouped[array].union(union) if array in grouped else union
-    return grouped
-
-
 def _statement_names(node: Node) -> list[str]:
     if isinstance(node, Loop):
         return [name for child in node.body for name in _statement_names(child)]
@@ -177,19 +194,19 @@ def build_model(scop: Scop, ctx: isl.Context | None = None) -> PolyModel:
     """Model ``scop`` exactly: domains, access relations and the original schedule."""
     ctx = ctx or isl.DEFAULT_CONTEXT
     domains: dict[str, isl.Set] = {}
-    reads: list[isl.Map] = []
-    writes: list[isl.Map] = []
+    references: list[Reference] = []
     for statement in scop.statements:
         space = isl_util.statement_space(ctx, statement.name, statement.iterators, scop.parameters)
         domain = _domain(statement, space)
         domains[statement.name] = domain
-        reads.extend(_access(access, space, domain) for access in statement.reads)
-        writes.extend(_access(access, space, domain) for access in statement.writes)
+        for is_write, accesses in ((False, statement.reads), (True, statement.writes)):
+            references.extend(
+                Reference(statement.name, access.array, is_write, _access(access, space, domain)) for access in accesses
+            )
     return PolyModel(
         scop=scop,
         ctx=ctx,
         domains=domains,
-        reads=_group(reads),
-        writes=_group(writes),
+        references=tuple(references),
         schedule=_schedule(scop.tree, domains, scop),
     )

@@ -1,38 +1,65 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``TransformOptions``, ``Options``.  Each field maps to one command-line
-flag (see ``polyopt.cli``).
+Public: ``Options``, ``parse_tile_sizes``.  Each field maps to one
+command-line flag (see ``polyopt.cli``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from polyopt.diagnostics import PolyoptError
-
-
-@dataclass(frozen=True)
-class TransformOptions:
-    """``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it).
-    ``tile``: tile permutable bands (``--notile`` clears it)."""
-
-    parallel: bool = True
-    tile: bool = True
+from polyopt.transform.fusion import FUSION_POLICIES
+from polyopt.transform.scheduling import SchedulerOptions
+from polyopt.transform.tiling import TilingOptions
 
 
 @dataclass(frozen=True)
 class Options:
-    """``identity``: regenerate each region from its model in the original order,
-    with no transformation (``--identity``, the round-trip check)."""
+    """All options of a run.
+
+    ``identity``: regenerate each region in its original order with no
+    transformation (``--identity``); ``fusion``: ``--fuse`` policy;
+    ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
+    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
+    """
 
     identity: bool = False
-    transform: TransformOptions = field(default_factory=TransformOptions)
+    fusion: str = "smart"
+    parallel: bool = True
+    tiling: TilingOptions = field(default_factory=TilingOptions)
+    scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
 
     def validate(self) -> Options:
-        """Reject conflicting options instead of silently rewriting them."""
-        if self.identity and not (self.transform.parallel and self.transform.tile):
+        """Reject conflicting or invalid options instead of silently rewriting them."""
+        if self.fusion not in FUSION_POLICIES:
+            raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
+        if any(size < 1 for size in self.tiling.sizes):
+            raise PolyoptError("tile sizes must be positive integers")
+        if self.identity and (
+            not self.parallel or not self.tiling.enabled or self.tiling.sizes or self.fusion != "smart"
+        ):
             raise PolyoptError(
-                "'--identity' already disables every transformation; "
-                "do not combine it with '--noparallel' or '--notile'"
+                "'--identity' already disables every transformation; do not combine it with transformation options"
             )
         return self
+
+
+def parse_tile_sizes(text: str) -> tuple[int, ...]:
+    """``32,32,256``, or the name of a file with one size per line (Pluto's ``tile.sizes``)."""
+    source = text
+    if not all(part.strip().isdigit() for part in text.split(",")):
+        path = Path(text)
+        try:
+            source = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise PolyoptError(f"cannot read tile sizes from '{text}': {error.strerror or error}") from None
+        source = ",".join(line.strip() for line in source.splitlines() if line.strip())
+    try:
+        sizes = tuple(int(part) for part in source.split(","))
+    except ValueError:
+        raise PolyoptError(f"tile sizes must be integers separated by commas, not '{text}'") from None
+    if not sizes or any(size < 1 for size in sizes):
+        raise PolyoptError(f"tile sizes must be positive integers, not '{text}'")
+    return sizes

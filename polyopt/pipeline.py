@@ -1,6 +1,6 @@
-"""The driver: parse -> model -> analyze -> decide -> transform -> emit, per region.
+"""The driver: parse -> model -> analyze -> decide/transform -> emit, per region.
 
-Public: ``RegionOutcome``, ``FileOutcome``, ``optimize_text``.
+Public: ``Decisions``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from polyopt.analysis.dependences import Dependences, carrying_loops, compute_de
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import PARALLEL_MARK, generate
+from polyopt.emit.isl_ast import PARALLEL_MARK, SIMD_MARK, generate
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
@@ -22,8 +22,26 @@ from polyopt.frontend.regions import Region, find_regions
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
-from polyopt.schedule_tree import band_nodes, carries, schedule_respects
+from polyopt.schedule_tree import band_nodes, carries, describe_schedule, mark_parent, schedule_respects
+from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.scheduling import configure
+from polyopt.transform.tiling import TilePlan, apply_tiling, plan_tiling, tile_band_paths
+from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Every plan made for a region, in the order they were applied."""
+
+    fusion: FusionPlan | None
+    tiles: TilePlan
+    parallel: ParallelPlan
+    vector: VectorPlan
+    notes: tuple[str, ...]
+
+
+NO_DECISIONS = Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), ())
 
 
 @dataclass(frozen=True)
@@ -55,18 +73,31 @@ def _iterator_prefix(text: str) -> str:
 
 
 def _verify(schedule: isl.Schedule, dependences: isl.UnionMap) -> None:
-    """Re-prove the order and every parallel mark against the dependences."""
+    """Re-prove the order and every parallel or simd mark against the dependences."""
     if not schedule_respects(schedule, dependences):
         raise IllegalTransform("the schedule violates a dependence")
     for _, band in band_nodes(schedule):
-        parent = band.parent()
-        if parent.get_type() == isl.schedule_node_type.mark and parent.mark_get_id().get_name() == PARALLEL_MARK:
-            if carries(band, 0, dependences):
-                raise IllegalTransform("a loop marked parallel carries a dependence")
+        if mark_parent(band) in (PARALLEL_MARK, SIMD_MARK) and carries(band, 0, dependences):
+            raise IllegalTransform("a loop marked parallel carries a dependence")
+
+
+def _transform(model: PolyModel, deps: isl.UnionMap, options: Options) -> tuple[isl.Schedule, Decisions]:
+    """Decide each plan on the current schedule tree, then apply it."""
+    fusion = plan_fusion(model, deps, options.fusion, options.scheduler)
+    schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
+    tiles = plan_tiling(schedule, options.tiling)
+    schedule = apply_tiling(schedule, tiles)
+    parallel = ParallelPlan(())
+    if options.parallel:
+        parallel = plan_parallel(schedule, deps, tile_band_paths(tiles))
+        schedule = apply_parallel(schedule, parallel)
+    vector = plan_vector(model, schedule, deps)
+    schedule = apply_vector(schedule, vector)
+    return schedule, Decisions(fusion, tiles, parallel, vector, notes)
 
 
 def _report(
-    index: int, model: PolyModel, deps: Dependences, schedule_text: str, plan: ParallelPlan, notes: tuple[str, ...]
+    region: Region, model: PolyModel, deps: Dependences, schedule: isl.Schedule, decisions: Decisions
 ) -> RegionReport:
     scop = model.scop
     statements = tuple(
@@ -75,15 +106,32 @@ def _report(
     )
     dependences = tuple(DependenceLine(d.kind, d.array, d.source, d.sink, carrying_loops(model, d)) for d in deps.items)
     return RegionReport(
-        index=index,
+        index=region.index,
         location=scop.location,
         parameters=scop.parameters,
         statements=statements,
         dependences=dependences,
-        schedule=schedule_text,
-        parallel=tuple(loop.describe() for loop in plan.loops),
-        notes=notes,
+        fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
+        schedule=tuple(describe_schedule(schedule)),
+        tiles=tuple(f"band at {list(t.path)}: sizes {list(t.sizes)} ({t.reason})" for t in decisions.tiles.bands),
+        parallel=tuple(loop.describe() for loop in decisions.parallel.loops),
+        vector=tuple(loop.describe() for loop in decisions.vector.loops),
+        notes=decisions.notes,
     )
+
+
+def _summary(options: Options, decisions: Decisions) -> str:
+    if options.identity:
+        return "original order (identity)"
+    parts = [f"fusion {decisions.fusion.policy}" if decisions.fusion else "original order"]
+    if decisions.tiles.bands:
+        parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in decisions.tiles.bands))
+    if decisions.parallel.loops:
+        parts.append(f"{len(decisions.parallel.loops)} parallel loop(s)")
+    simd = sum(1 for loop in decisions.vector.loops if loop.simd)
+    if simd:
+        parts.append(f"{simd} simd loop(s)")
+    return ", ".join(parts)
 
 
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
@@ -92,29 +140,27 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
         scop = extract_scop(body, region.location)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
-    model = build_model(scop)
+    ctx = isl.Context()
+    configure(ctx, options.scheduler)
+    model = build_model(scop, ctx)
     deps = compute_dependences(model)
     all_deps = deps.union()
-    plan = ParallelPlan(())
-    if not options.identity and options.transform.parallel:
-        plan = plan_parallel(model.schedule, all_deps)
-    schedule = apply_parallel(model.schedule, plan)
+    schedule, decisions = model.schedule, NO_DECISIONS
+    if not options.identity:
+        schedule, decisions = _transform(model, all_deps, options)
     warnings: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
     try:
         _verify(schedule, all_deps)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)
-        notes = (message,)
-        plan, schedule = ParallelPlan(()), model.schedule
+        schedule, decisions = (
+            model.schedule,
+            Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), (message,)),
+        )
     generated = generate(schedule, scop, prefix)
-    schedule_text = "original order (identity)" if options.identity else "original order"
-    report = _report(region.index, model, deps, schedule_text, plan, notes)
-    summary = schedule_text
-    if plan.loops:
-        summary += f"; parallel: {len(plan.loops)} loop(s)"
-    code = RegionCode(region, print_c(generated.code, region.indent), generated.helpers, summary)
+    report = _report(region, model, deps, schedule, decisions)
+    code = RegionCode(region, print_c(generated.code, region.indent), generated.helpers, _summary(options, decisions))
     return RegionOutcome(region, code, report, warnings)
 
 

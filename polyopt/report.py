@@ -1,6 +1,6 @@
 """Human-readable ``--report`` text for each region.
 
-Public: ``RegionReport``, ``format_report``.
+Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``format_report``.
 """
 
 from __future__ import annotations
@@ -29,16 +29,25 @@ class StatementLine:
 
 @dataclass(frozen=True)
 class RegionReport:
-    """What polyopt found and decided for one region."""
+    """What polyopt found and decided for one region (every decision as text)."""
 
     index: int
     location: Location
     parameters: tuple[str, ...]
     statements: tuple[StatementLine, ...]
     dependences: tuple[DependenceLine, ...]
-    schedule: str
+    fusion: str
+    schedule: tuple[str, ...]
+    tiles: tuple[str, ...]
     parallel: tuple[str, ...]
+    vector: tuple[str, ...]
     notes: tuple[str, ...] = ()
+
+
+def _section(title: str, items: tuple[str, ...]) -> list[str]:
+    if not items:
+        return [f"  {title}: (none)"]
+    return [f"  {title}:"] + [f"    {item}" for item in items]
 
 
 def format_report(report: RegionReport) -> str:
@@ -54,7 +63,10 @@ def format_report(report: RegionReport) -> str:
     for dep in report.dependences:
         carried = f"carried by {', '.join(dep.carried_by)}" if dep.carried_by else "loop-independent"
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
-    lines.append(f"  schedule: {report.schedule}")
-    lines.append(f"  parallel loops: {'; '.join(report.parallel) or '(none)'}")
+    lines.append(f"  fusion: {report.fusion}")
+    lines.extend(_section("schedule", report.schedule))
+    lines.extend(_section("tiled bands", report.tiles))
+    lines.extend(_section("parallel loops", report.parallel))
+    lines.extend(_section("vector loops", report.vector))
     lines.extend(f"  note: {note}" for note in report.notes)
     return "\n".join(lines) + "\n"

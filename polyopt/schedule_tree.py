@@ -1,7 +1,8 @@
 """Small read-only helpers on isl schedule trees.
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
-``schedule_respects``.
+``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
+``mark_parent``.
 """
 
 from __future__ import annotations
@@ -74,3 +75,56 @@ def schedule_respects(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool
     order = schedule.get_map()
     before = order.lex_lt_union_map(order)
     return dependences.is_subset(before)
+
+
+def members(band: isl.ScheduleNode) -> list[isl.UnionPwAff]:
+    """The band's members, outermost first."""
+    partial = band.band_get_partial_schedule()
+    return [partial.get_union_pw_aff(m) for m in range(band.band_n_member())]
+
+
+def replace_band(band: isl.ScheduleNode, new_members: list[isl.UnionPwAff], permutable: bool) -> isl.ScheduleNode:
+    """Replace the band's partial schedule by ``new_members``; return the new band node."""
+    partial = band.band_get_partial_schedule()
+    for position, member in enumerate(new_members):
+        partial = partial.set_union_pw_aff(position, member)
+    node = band.delete().insert_partial_schedule(partial)
+    return node.band_set_permutable(int(permutable))
+
+
+def band_has_inner_band(band: isl.ScheduleNode) -> bool:
+    """Whether another band lies below ``band``."""
+    found = [False]
+
+    def visit(node: isl.ScheduleNode) -> bool:
+        if node.get_type() == _NODE.band and not node.is_equal(band):
+            found[0] = True
+        return not found[0]
+
+    band.foreach_descendant_top_down(visit)
+    return found[0]
+
+
+def mark_parent(node: isl.ScheduleNode) -> str | None:
+    """The name of the mark directly above ``node``, if any."""
+    if not node.has_parent():
+        return None
+    parent = node.parent()
+    if parent.get_type() != _NODE.mark:
+        return None
+    return parent.mark_get_id().get_name()
+
+
+def describe_schedule(schedule: isl.Schedule) -> list[str]:
+    """One line per band: its members' expressions (per statement where they differ)."""
+    lines: list[str] = []
+    for path, band in band_nodes(schedule):
+        parts = []
+        for member in range(band.band_n_member()):
+            expressions = sorted(set(member_expressions(band, member).values()))
+            parts.append(" | ".join(expressions))
+        kind = "permutable band" if band.band_get_permutable() or band.band_n_member() == 1 else "band"
+        mark = mark_parent(band)
+        suffix = f" [{mark}]" if mark else ""
+        lines.append(f"{'  ' * len(path)}{kind} ({', '.join(parts)}){suffix}")
+    return lines

@@ -1,8 +1,8 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``generate``, ``PARALLEL_MARK``.  Mark nodes named
-``PARALLEL_MARK`` in the schedule tree become ``#pragma omp parallel for`` on
-the loops they enclose.
+Public: ``Generated``, ``generate``, ``PARALLEL_MARK``, ``SIMD_MARK``.  Mark
+nodes named ``PARALLEL_MARK`` (``SIMD_MARK``) in the schedule tree become
+``#pragma omp parallel for`` (``#pragma omp simd``) on the loops they enclose.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from polyopt.emit.cast import CBlock, CFor, CIf, CNode, CStmt
 from polyopt.frontend.scop import Scop
 
 PARALLEL_MARK = "omp_parallel_for"
+SIMD_MARK = "omp_simd"
+_PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 
 _OP = isl.ast_expr_op_type
 _INFIX = {
@@ -110,9 +112,10 @@ class _Printer:
             return (self._user(node.user_get_expr()),)
         if kind == isl.ast_node_type.mark:
             inner = self.nodes(node.mark_get_node())
-            if node.mark_get_id().get_name() != PARALLEL_MARK:
+            pragma = _PRAGMAS.get(node.mark_get_id().get_name())
+            if pragma is None:
                 return inner
-            return tuple(_with_pragma(c, "omp parallel for") if isinstance(c, CFor) else c for c in inner)
+            return tuple(_with_pragma(c, pragma) if isinstance(c, CFor) else c for c in inner)
         raise ValueError(f"unexpected isl AST node {kind}")
 
     def _for(self, node: isl.AstNode) -> CNode:
@@ -131,6 +134,10 @@ class _Printer:
 
 
 def _with_pragma(loop: CFor, pragma: str) -> CFor:
+    """Add ``pragma`` to ``loop``; a parallel loop that is also a simd loop gets the combined form."""
+    if pragma == "omp parallel for" and "omp simd" in loop.pragmas:
+        others = tuple(p for p in loop.pragmas if p != "omp simd")
+        return CFor(loop.iterator, loop.init, loop.cond, loop.step, loop.body, others + ("omp parallel for simd",))
     return CFor(loop.iterator, loop.init, loop.cond, loop.step, loop.body, loop.pragmas + (pragma,))
 
 

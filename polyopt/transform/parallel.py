@@ -2,9 +2,13 @@
 
 Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``apply_parallel``.
 
-A band member is parallel when it carries no dependence; only the outermost
-parallel loop of each nest is marked, since nested OpenMP regions only add
-overhead.  The mark is re-proved by ``polyopt.pipeline`` before code is emitted.
+Top-down, the first band of each nest with a member that carries no
+dependence becomes the nest's parallel loop; in a permutable band that member
+is moved outermost.  When no member of a tiled permutable band is parallel
+(time-iterated stencils after skewing), its first two members are turned into
+a wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one
+runs the tiles of one wavefront in parallel.  The marks are re-proved by
+``polyopt.pipeline`` before code is emitted.
 """
 
 from __future__ import annotations
@@ -14,24 +18,28 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.emit.isl_ast import PARALLEL_MARK
-from polyopt.schedule_tree import band_nodes, carries, member_expressions, node_at
+from polyopt.schedule_tree import band_nodes, carries, member_expressions, members, node_at, replace_band
 
 
 @dataclass(frozen=True)
 class ParallelLoop:
-    """The band at ``path`` in the schedule tree runs in parallel.
+    """The band at ``path`` runs member ``member`` in parallel.
 
-    ``expressions`` gives, per statement, the loop's schedule expression
-    (its iterator, in the original schedule).
+    ``wavefront`` says the band is first skewed into a wavefront (then the
+    parallel member is the second one); ``expressions`` give, per statement,
+    the parallel member's schedule expression before any change.
     """
 
     path: tuple[int, ...]
+    member: int
+    wavefront: bool
     expressions: tuple[tuple[str, str], ...]
 
     def describe(self) -> str:
-        names = sorted({expr for _, expr in self.expressions})
+        names = " / ".join(sorted({expr for _, expr in self.expressions}))
         statements = ", ".join(name for name, _ in self.expressions)
-        return f"loop {' / '.join(names)} (statements {statements})"
+        kind = "wavefront over tiles, parallel along" if self.wavefront else "loop"
+        return f"{kind} {names} (statements {statements})"
 
 
 @dataclass(frozen=True)
@@ -39,22 +47,44 @@ class ParallelPlan:
     loops: tuple[ParallelLoop, ...]
 
 
-def plan_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> ParallelPlan:
-    """The outermost band of each nest whose first member carries no dependence."""
+def _choose(
+    band: isl.ScheduleNode, path: tuple[int, ...], dependences: isl.UnionMap, tiled: set[tuple[int, ...]]
+) -> ParallelLoop | None:
+    count = band.band_n_member()
+    candidates = range(count) if band.band_get_permutable() else range(1)
+    for member in candidates:
+        if not carries(band, member, dependences):
+            return ParallelLoop(path, member, False, tuple(sorted(member_expressions(band, member).items())))
+    if path in tiled and count >= 2 and band.band_get_permutable():
+        return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
+    return None
+
+
+def plan_parallel(
+    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset()
+) -> ParallelPlan:
+    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths)."""
     chosen: list[ParallelLoop] = []
     for path, band in band_nodes(schedule):
         if any(path[: len(loop.path)] == loop.path for loop in chosen):
             continue
-        if carries(band, 0, dependences):
-            continue
-        expressions = tuple(sorted(member_expressions(band, 0).items()))
-        chosen.append(ParallelLoop(path, expressions))
+        loop = _choose(band, path, dependences, set(tiled))
+        if loop is not None:
+            chosen.append(loop)
     return ParallelPlan(tuple(chosen))
 
 
 def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
-    """Insert a parallel mark above each planned band (deepest paths first)."""
+    """Reorder or skew each planned band and mark its parallel loop (deepest paths first)."""
+    ctx = schedule.get_ctx()
     for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
-        node = node_at(schedule, loop.path)
-        schedule = node.insert_mark(isl.Id(PARALLEL_MARK, context=schedule.get_ctx())).get_schedule()
+        band = node_at(schedule, loop.path)
+        current = members(band)
+        if loop.wavefront:
+            band = replace_band(band, [current[0].add(current[1])] + current[1:], permutable=True)
+            band = band.band_split(1).child(0)
+        elif loop.member:
+            order = [current[loop.member]] + current[: loop.member] + current[loop.member + 1 :]
+            band = replace_band(band, order, permutable=True)
+        schedule = band.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).get_schedule()
     return schedule

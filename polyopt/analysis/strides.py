@@ -1,0 +1,79 @@
+"""Strides of array accesses along schedule dimensions, and the intra-tile score.
+
+Public: ``SPATIAL``, ``TEMPORAL``, ``SCATTERED``, ``access_stride``,
+``DimensionScore``, ``intra_tile_score``.
+
+The stride of an access along a schedule dimension is how its array element
+moves when that dimension advances by one and all others stay fixed:
+``TEMPORAL`` (same element, stride 0), ``SPATIAL`` (next element of the last
+subscript, stride +-1) or ``SCATTERED`` (anything else).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+SPATIAL, TEMPORAL, SCATTERED = "spatial", "temporal", "scattered"
+
+
+def _shift(dims: int, position: int, ctx: isl.Context) -> isl.Map:
+    names = [f"t{d}" for d in range(dims)]
+    moved = [f"{n} + 1" if d == position else n for d, n in enumerate(names)]
+    return isl.Map(f"{{ [{', '.join(names)}] -> [{', '.join(moved)}] }}", context=ctx)
+
+
+def _fixed(space: isl.Space, values: list[int]) -> isl.Set:
+    result = isl.Set.universe(space)
+    for position, value in enumerate(values):
+        result = result.fix_val(isl.dim_type.set, position, isl.Val.int_from_si(space.get_ctx(), value))
+    return result
+
+
+def _classify(deltas: isl.Set) -> str:
+    rank = deltas.dim(isl.dim_type.set)
+    if deltas.is_empty() or rank == 0:
+        return TEMPORAL
+    space = deltas.get_space()
+    zero = _fixed(space, [0] * rank)
+    if deltas.is_subset(zero):
+        return TEMPORAL
+    unit = zero
+    for step in (1, -1):
+        unit = unit.union(_fixed(space, [0] * (rank - 1) + [step]))
+    return SPATIAL if deltas.is_subset(unit) else SCATTERED
+
+
+def access_stride(schedule: isl.Map, access: isl.Map, position: int) -> str:
+    """Stride kind of one access along schedule dimension ``position``.
+
+    ``schedule`` maps the statement's instances to schedule vectors and
+    ``access`` maps them to the elements of one array reference.
+    """
+    at_time = schedule.reverse().apply_range(access)
+    shift = _shift(schedule.dim(isl.dim_type.out), position, access.get_ctx())
+    moved = at_time.reverse().apply_range(shift.align_params(at_time.get_space())).apply_range(at_time)
+    return _classify(moved.deltas())
+
+
+@dataclass(frozen=True)
+class DimensionScore:
+    """Seed 000, Alg. 5: score = 2s + 4t + 8v - 16(a - s - t) for one candidate innermost dimension."""
+
+    spatial: int
+    temporal: int
+    accesses: int
+    vectorizable: bool
+
+    @property
+    def score(self) -> int:
+        others = self.accesses - self.spatial - self.temporal
+        return 2 * self.spatial + 4 * self.temporal + 8 * int(self.vectorizable) - 16 * others
+
+
+def intra_tile_score(kinds: list[str], parallel: bool) -> DimensionScore:
+    """Score a dimension from its access strides; vectorizable = parallel and no scattered access."""
+    spatial = kinds.count(SPATIAL)
+    temporal = kinds.count(TEMPORAL)
+    return DimensionScore(spatial, temporal, len(kinds), parallel and spatial + temporal == len(kinds))

@@ -1,0 +1,149 @@
+"""Fusion policy: which consecutive top-level loop nests are scheduled together.
+
+Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
+``plan_fusion``, ``schedule_region``.
+
+Nests are fused or distributed as units.  ``none`` keeps every nest apart,
+``max`` hands the whole region to the scheduler, and ``smart`` grows groups
+greedily: a nest joins the current group when it shares an array with it,
+the scheduler really fuses them (one outer band over all statements), and the
+fused schedule keeps an outer parallel loop whenever either part had one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt.frontend.scop import Loop, Node, Scop
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import carries
+from polyopt.transform.scheduling import (
+    SchedulerOptions,
+    original_group_schedule,
+    schedule_group,
+    sequence_groups,
+)
+
+FUSION_POLICIES = ("smart", "max", "none")
+
+
+@dataclass(frozen=True)
+class FusionGroup:
+    """Top-level nests ``nests`` (0-based, in source order) scheduled as one unit."""
+
+    nests: tuple[int, ...]
+    statements: frozenset[str]
+
+
+@dataclass(frozen=True)
+class FusionPlan:
+    policy: str
+    groups: tuple[FusionGroup, ...]
+
+    def describe(self) -> str:
+        parts = ["{" + ", ".join(f"nest {n + 1}" for n in group.nests) + "}" for group in self.groups]
+        return f"{self.policy}: " + " ; ".join(parts)
+
+
+def _statements(node: Node) -> frozenset[str]:
+    if isinstance(node, Loop):
+        return frozenset(name for child in node.body for name in _statements(child))
+    return frozenset({node.name})
+
+
+def top_level_nests(scop: Scop) -> list[frozenset[str]]:
+    """The statements of each top-level loop nest (or lone statement), in source order."""
+    return [_statements(node) for node in scop.tree]
+
+
+def _arrays(model: PolyModel, statements: frozenset[str]) -> set[str]:
+    return {ref.array for ref in model.references if ref.statement in statements}
+
+
+def _top_bands(schedule: isl.Schedule) -> list[isl.ScheduleNode]:
+    """The first band on every path from the root."""
+    found: list[isl.ScheduleNode] = []
+
+    def walk(node: isl.ScheduleNode) -> None:
+        if node.get_type() == isl.schedule_node_type.band:
+            found.append(node)
+            return
+        for position in range(node.n_children()):
+            walk(node.child(position))
+
+    walk(schedule.get_root())
+    return found
+
+
+def _fully_fused(schedule: isl.Schedule) -> bool:
+    bands = _top_bands(schedule)
+    return len(bands) == 1
+
+
+def _outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
+    """Whether every outermost band has a member that carries no dependence."""
+    for band in _top_bands(schedule):
+        candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
+        if all(carries(band, m, dependences) for m in candidates):
+            return False
+    return True
+
+
+def _group(nests: list[frozenset[str]], indices: list[int]) -> FusionGroup:
+    return FusionGroup(tuple(indices), frozenset().union(*(nests[i] for i in indices)))
+
+
+def plan_fusion(model: PolyModel, dependences: isl.UnionMap, policy: str, options: SchedulerOptions) -> FusionPlan:
+    """Group the region's nests under ``policy``."""
+    if policy not in FUSION_POLICIES:
+        raise ValueError(f"unknown fusion policy {policy!r}")
+    nests = top_level_nests(model.scop)
+    if policy == "none":
+        return FusionPlan(policy, tuple(_group(nests, [i]) for i in range(len(nests))))
+    if policy == "max":
+        return FusionPlan(policy, (_group(nests, list(range(len(nests)))),))
+    groups: list[list[int]] = [[0]]
+    for index in range(1, len(nests)):
+        if _worth_fusing(model, dependences, nests, groups[-1], index, options):
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return FusionPlan(policy, tuple(_group(nests, g) for g in groups))
+
+
+def _worth_fusing(
+    model: PolyModel,
+    dependences: isl.UnionMap,
+    nests: list[frozenset[str]],
+    current: list[int],
+    index: int,
+    options: SchedulerOptions,
+) -> bool:
+    group = _group(nests, current).statements
+    candidate = nests[index]
+    if not _arrays(model, group) & _arrays(model, candidate):
+        return False
+    fused = schedule_group(model, group | candidate, dependences, options)
+    if fused is None or not _fully_fused(fused):
+        return False
+    if _outer_parallel(fused, dependences):
+        return True
+    apart = [schedule_group(model, part, dependences, options) for part in (group, candidate)]
+    return not any(s is not None and _outer_parallel(s, dependences) for s in apart)
+
+
+def schedule_region(
+    model: PolyModel, dependences: isl.UnionMap, plan: FusionPlan, options: SchedulerOptions
+) -> tuple[isl.Schedule, tuple[str, ...]]:
+    """Schedule each group and run the groups in order; notes name groups kept in original order."""
+    schedules: list[isl.Schedule] = []
+    notes: list[str] = []
+    for group in plan.groups:
+        schedule = schedule_group(model, group.statements, dependences, options)
+        if schedule is None:
+            notes.append(f"scheduler gave up on nests {[n + 1 for n in group.nests]}; original order kept")
+            schedule = original_group_schedule(model, group.statements)
+        schedules.append(schedule)
+    return sequence_groups(schedules), tuple(notes)

@@ -1,0 +1,113 @@
+"""Rectangular tiling of permutable bands.
+
+Public: ``TilingOptions``, ``TiledBand``, ``TilePlan``, ``plan_tiling``,
+``apply_tiling``, ``member_extent``, ``tile_band_paths``.
+
+Every permutable band of two or more members is tiled; a member whose extent
+is a known constant no larger than its tile keeps a single tile.  Sizes come
+from ``TilingOptions.sizes`` (consumed member by member across the bands in
+tree order, as Pluto reads ``tile.sizes``) or the default size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt.schedule_tree import band_nodes, node_at
+
+
+@dataclass(frozen=True)
+class TilingOptions:
+    """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``."""
+
+    enabled: bool = True
+    sizes: tuple[int, ...] = ()
+    default_size: int = 32
+
+
+@dataclass(frozen=True)
+class TiledBand:
+    """The band at ``path`` is tiled with ``sizes`` (one per member)."""
+
+    path: tuple[int, ...]
+    sizes: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    bands: tuple[TiledBand, ...]
+
+
+def member_extent(band: isl.ScheduleNode, member: int) -> int | None:
+    """The number of values band ``member`` takes, when it is a known constant."""
+    values = band.get_domain().apply(
+        isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    )
+    values = isl.Set.from_union_set(values) if not values.is_empty() else None
+    if values is None:
+        return 0
+    low, high = values.dim_min(0), values.dim_max(0)
+    if not (low.is_cst() and high.is_cst()):
+        return None
+    low_val, high_val = _constant(low), _constant(high)
+    if low_val is None or high_val is None:
+        return None
+    return high_val - low_val + 1
+
+
+def _constant(value: isl.PwAff) -> int | None:
+    pieces = value.get_pieces()
+    if len(pieces) != 1:
+        return None
+    return pieces[0][1].get_constant_val().to_python()
+
+
+def plan_tiling(schedule: isl.Schedule, options: TilingOptions) -> TilePlan:
+    """Which bands to tile and with which sizes."""
+    if not options.enabled:
+        return TilePlan(())
+    queue = list(options.sizes)
+    chosen: list[TiledBand] = []
+    for path, band in band_nodes(schedule):
+        members = band.band_n_member()
+        if members < 2 or not band.band_get_permutable():
+            continue
+        sizes: list[int] = []
+        for member in range(members):
+            size = queue.pop(0) if queue else options.default_size
+            extent = member_extent(band, member)
+            if extent is not None and extent <= size:
+                size = max(extent, 1)
+            sizes.append(size)
+        reason = "from --tile-sizes" if options.sizes else f"default size {options.default_size}"
+        chosen.append(TiledBand(path, tuple(sizes), reason))
+    return TilePlan(tuple(chosen))
+
+
+def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
+    """Tile the planned bands; deepest first, so that earlier paths stay valid."""
+    for tiled in sorted(plan.bands, key=lambda band: band.path, reverse=True):
+        band = node_at(schedule, tiled.path)
+        space = band.band_get_space()
+        sizes = isl.MultiVal.zero(space)
+        for member, size in enumerate(tiled.sizes):
+            sizes = sizes.set_val(member, isl.Val.int_from_si(schedule.get_ctx(), size))
+        schedule = band.band_tile(sizes).get_schedule()
+    return schedule
+
+
+def tile_band_paths(plan: TilePlan) -> frozenset[tuple[int, ...]]:
+    """Paths of the tile bands once the plan is applied (a point band sits below each)."""
+    paths: set[tuple[int, ...]] = set()
+    for tiled in plan.bands:
+        path = tiled.path
+        ancestors = sorted(
+            (o.path for o in plan.bands if o.path != path and path[: len(o.path)] == o.path), key=len, reverse=True
+        )
+        for ancestor in ancestors:
+            path = ancestor + (0,) + path[len(ancestor) :]
+        paths.add(path)
+    return frozenset(paths)

@@ -1,0 +1,113 @@
+"""Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
+
+Public: ``VectorLoop``, ``VectorPlan``, ``plan_vector``, ``apply_vector``.
+
+Each member of an innermost permutable band is scored as if it were the
+innermost loop, with 2s + 4t + 8v - 16(a - s - t) over the accesses of the
+band's statements (s: stride-1, t: stride-0, a: all accesses, v: parallel with
+only stride-0/1 accesses).  The best member is moved innermost; when it is
+vectorizable it is split off and marked ``omp simd``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt.analysis.strides import DimensionScore, access_stride, intra_tile_score
+from polyopt.emit.isl_ast import SIMD_MARK
+from polyopt.isl_util import maps_of
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import (
+    band_has_inner_band,
+    band_nodes,
+    carries,
+    member_expressions,
+    members,
+    node_at,
+    replace_band,
+)
+
+
+@dataclass(frozen=True)
+class VectorLoop:
+    """Member ``member`` of the band at ``path`` goes innermost; ``simd`` marks it vectorizable."""
+
+    path: tuple[int, ...]
+    member: int
+    simd: bool
+    chosen: str
+    scores: tuple[tuple[str, DimensionScore], ...]
+
+    def describe(self) -> str:
+        table = ", ".join(f"{name}: {score.score}" for name, score in self.scores)
+        return f"innermost {self.chosen}{' (omp simd)' if self.simd else ''}; scores {table}"
+
+
+@dataclass(frozen=True)
+class VectorPlan:
+    loops: tuple[VectorLoop, ...]
+
+
+def _full_schedule(band: isl.ScheduleNode, order: list[int]) -> isl.UnionMap:
+    """Instances to (prefix, band members in ``order``) vectors."""
+    result = band.get_prefix_schedule_union_map()
+    current = members(band)
+    for member in order:
+        result = result.flat_range_product(isl.UnionMap.from_union_pw_aff(current[member]))
+    return result
+
+
+def _score(model: PolyModel, band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> DimensionScore:
+    count = band.band_n_member()
+    order = [m for m in range(count) if m != member] + [member]
+    schedule = _full_schedule(band, order)
+    statements = set(member_expressions(band, member))
+    kinds: list[str] = []
+    for ref in model.references:
+        if ref.statement not in statements:
+            continue
+        timing = _restrict(schedule, ref.statement)
+        kinds.append(access_stride(timing, ref.relation, timing.dim(isl.dim_type.out) - 1))
+    permuted = replace_band(band, [members(band)[m] for m in order], band.band_get_permutable())
+    parallel = not carries(permuted, count - 1, dependences)
+    return intra_tile_score(kinds, parallel)
+
+
+def _restrict(schedule: isl.UnionMap, statement: str) -> isl.Map:
+    return next(piece for piece in maps_of(schedule) if piece.get_tuple_name(isl.dim_type.in_) == statement)
+
+
+def plan_vector(model: PolyModel, schedule: isl.Schedule, dependences: isl.UnionMap) -> VectorPlan:
+    """For each innermost band, the member to run innermost and whether it is a simd loop."""
+    chosen: list[VectorLoop] = []
+    for path, band in band_nodes(schedule):
+        if band_has_inner_band(band):
+            continue
+        count = band.band_n_member()
+        candidates = range(count) if band.band_get_permutable() else [count - 1]
+        scores = {m: _score(model, band, m, dependences) for m in candidates}
+        best = max(candidates, key=lambda m: (scores[m].score, m))
+        names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
+        table = tuple((names[m], scores[m]) for m in candidates)
+        chosen.append(VectorLoop(path, best, scores[best].vectorizable, names[best], table))
+    return VectorPlan(tuple(chosen))
+
+
+def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
+    """Move each chosen member innermost; split it off and mark it when it is a simd loop."""
+    ctx = schedule.get_ctx()
+    for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
+        band = node_at(schedule, loop.path)
+        count = band.band_n_member()
+        if loop.member != count - 1:
+            current = members(band)
+            order = [current[m] for m in range(count) if m != loop.member] + [current[loop.member]]
+            band = replace_band(band, order, permutable=True)
+        if loop.simd:
+            if count > 1:
+                band = band.band_split(count - 1).child(0)
+            band = band.insert_mark(isl.Id(SIMD_MARK, context=ctx))
+        schedule = band.get_schedule()
+    return schedule
