@@ -81,17 +81,21 @@ def _verify(schedule: isl.Schedule, dependences: isl.UnionMap) -> None:
             raise IllegalTransform("a loop marked parallel carries a dependence")
 
 
-def _transform(model: PolyModel, deps: isl.UnionMap, options: Options) -> tuple[isl.Schedule, Decisions]:
-    """Decide each plan on the current schedule tree, then apply it."""
-    fusion = plan_fusion(model, deps, options.fusion, options.scheduler)
-    schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
+def _transform(model: PolyModel, deps: Dependences, options: Options) -> tuple[isl.Schedule, Decisions]:
+    """Decide each plan on the current schedule tree, then apply it.
+
+    The scheduler sees the reduced dependences; legality checks of loops
+    (parallel, vector) use all of them.
+    """
+    fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler)
+    schedule, notes = schedule_region(model, deps.reduced, fusion, options.scheduler)
     tiles = plan_tiling(schedule, options.tiling)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())
     if options.parallel:
-        parallel = plan_parallel(schedule, deps, tile_band_paths(tiles))
+        parallel = plan_parallel(schedule, deps.union(), tile_band_paths(tiles))
         schedule = apply_parallel(schedule, parallel)
-    vector = plan_vector(model, schedule, deps)
+    vector = plan_vector(model, schedule, deps.union())
     schedule = apply_vector(schedule, vector)
     return schedule, Decisions(fusion, tiles, parallel, vector, notes)
 
@@ -147,7 +151,7 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
     all_deps = deps.union()
     schedule, decisions = model.schedule, NO_DECISIONS
     if not options.identity:
-        schedule, decisions = _transform(model, all_deps, options)
+        schedule, decisions = _transform(model, deps, options)
     warnings: tuple[str, ...] = ()
     try:
         _verify(schedule, all_deps)

@@ -35,10 +35,18 @@ class Dependence:
 
 @dataclass(frozen=True, eq=False)
 class Dependences:
-    """Every dependence of a region, one entry per (kind, array, source, sink)."""
+    """Every dependence of a region, one entry per (kind, array, source, sink).
+
+    ``reduced`` is a smaller relation with the same transitive closure for
+    ordering purposes: flow dependences plus the anti and output dependences
+    that no intermediate write kills.  It is what the scheduler is given; a
+    schedule that respects it respects every dependence, and ``items`` stay
+    the reference for verification.
+    """
 
     items: tuple[Dependence, ...]
     space: isl.Space
+    reduced: isl.UnionMap
 
     def union(self, kinds: tuple[str, ...] = (FLOW, ANTI, OUTPUT)) -> isl.UnionMap:
         """All dependence relations of the given kinds as one union map."""
@@ -85,7 +93,15 @@ def compute_dependences(model: PolyModel) -> Dependences:
                 )
     order = {FLOW: 0, ANTI: 1, OUTPUT: 2}
     items.sort(key=lambda d: (order[d.kind], d.array, d.source, d.sink))
-    return Dependences(tuple(items), model.param_space())
+    return Dependences(tuple(items), model.param_space(), _reduced(model))
+
+
+def _reduced(model: PolyModel) -> isl.UnionMap:
+    writes, reads = model.all_writes(), model.all_reads()
+    flow = _flow(reads, model.schedule, writes, None)
+    output = _flow(writes, model.schedule, writes, None)
+    anti = _flow(writes, model.schedule, writes, reads)
+    return flow.union(output).union(anti).coalesce()
 
 
 def _loop_paths(nodes: tuple[Node, ...], outer: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]]:

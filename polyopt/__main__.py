@@ -1,0 +1,5 @@
+"""``python -m polyopt`` runs the command line."""
+
+from polyopt.cli import main
+
+main()
