@@ -15,6 +15,7 @@ from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_mess
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import PARALLEL_MARK, SIMD_MARK, generate
+from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
@@ -65,9 +66,9 @@ class FileOutcome:
 
 
 def _iterator_prefix(text: str) -> str:
-    """A prefix ``p`` such that no identifier ``p<digits>`` occurs in the file."""
+    """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``) occurs in the file."""
     for prefix in ("c", "t", "p", "polyopt_c", "polyopt_it"):
-        if not re.search(rf"\b{prefix}\d+\b", text):
+        if not re.search(rf"\b{prefix}\d+(_hi)?\b", text):
             return prefix
     return "polyopt_iterator_"
 
@@ -164,7 +165,8 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
         )
     generated = generate(schedule, scop, prefix)
     report = _report(region, model, deps, schedule, decisions)
-    code = RegionCode(region, print_c(generated.code, region.indent), generated.helpers, _summary(options, decisions))
+    loops = hoist_parallel_regions(generated.code)
+    code = RegionCode(region, print_c(loops, region.indent), generated.helpers, _summary(options, decisions))
     return RegionOutcome(region, code, report, warnings)
 
 

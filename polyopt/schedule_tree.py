@@ -2,7 +2,7 @@
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
-``mark_parent``.
+``depth_below``, ``mark_parent``, ``describe_schedule``.
 """
 
 from __future__ import annotations
@@ -103,6 +103,19 @@ def band_has_inner_band(band: isl.ScheduleNode) -> bool:
 
     band.foreach_descendant_top_down(visit)
     return found[0]
+
+
+def depth_below(band: isl.ScheduleNode) -> int:
+    """How many schedule dimensions the band and the nodes under it add (the deepest leaf)."""
+    deepest = [band.get_schedule_depth()]
+
+    def visit(node: isl.ScheduleNode) -> bool:
+        if node.get_type() == _NODE.leaf:
+            deepest.append(node.get_schedule_depth())
+        return True
+
+    band.foreach_descendant_top_down(visit)
+    return max(deepest) - band.get_schedule_depth()
 
 
 def mark_parent(node: isl.ScheduleNode) -> str | None:

@@ -1,6 +1,6 @@
 """A small C AST for generated loop code (no islpy here).
 
-Public: ``CFor``, ``CIf``, ``CStmt``, ``CBlock``, ``CNode``.  Expressions are
+Public: ``CFor``, ``CIf``, ``CStmt``, ``CDecl``, ``CBlock``, ``CNode``.  Expressions are
 already-printed strings; the nodes only carry structure and annotations.
 """
 
@@ -14,6 +14,10 @@ class CFor:
     """``for (int iterator = init; cond; iterator += step) body``.
 
     ``pragmas`` are printed on the lines before the loop (``omp parallel for``).
+    ``bound``, when set, is ``(operator, expression)`` with ``cond`` equal to
+    ``iterator operator expression``: a loop without pragmas then computes the
+    expression once, in a second declaration of its init clause (OpenMP loops
+    keep the canonical form, whose bound OpenMP evaluates once anyway).
     """
 
     iterator: str
@@ -22,6 +26,7 @@ class CFor:
     step: str
     body: tuple[CNode, ...]
     pragmas: tuple[str, ...] = ()
+    bound: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -39,10 +44,17 @@ class CStmt:
 
 
 @dataclass(frozen=True)
+class CDecl:
+    """A local declaration such as a degenerate loop's ``const int c = e;``."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class CBlock:
     """A braced block (a degenerate loop's scope: ``{ const int c = e; ... }``)."""
 
     body: tuple[CNode, ...]
 
 
-CNode = CFor | CIf | CStmt | CBlock
+CNode = CFor | CIf | CStmt | CDecl | CBlock

@@ -5,7 +5,7 @@ Public: ``print_c``.
 
 from __future__ import annotations
 
-from polyopt.emit.cast import CBlock, CFor, CIf, CNode, CStmt
+from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 
 
 def _braced(body: tuple[CNode, ...], indent: str, unit: str) -> list[str]:
@@ -22,7 +22,7 @@ def _join_header(header: str, body: tuple[CNode, ...], indent: str, unit: str) -
 
 
 def _node(node: CNode, indent: str, unit: str) -> list[str]:
-    if isinstance(node, CStmt):
+    if isinstance(node, CStmt | CDecl):
         return [indent + node.text]
     if isinstance(node, CBlock):
         block = _braced(node.body, indent, unit)
@@ -30,6 +30,11 @@ def _node(node: CNode, indent: str, unit: str) -> list[str]:
     if isinstance(node, CFor):
         step = f"{node.iterator}++" if node.step == "1" else f"{node.iterator} += {node.step}"
         header = f"for (int {node.iterator} = {node.init}; {node.cond}; {step})"
+        if node.bound is not None and not node.pragmas:
+            limit = f"{node.iterator}_hi"
+            operator, expression = node.bound
+            init = f"int {node.iterator} = {node.init}, {limit} = {expression}"
+            header = f"for ({init}; {node.iterator} {operator} {limit}; {step})"
         pragmas = [f"{indent}#pragma {pragma}" for pragma in node.pragmas]
         return pragmas + _join_header(header, node.body, indent, unit)
     if isinstance(node, CIf):

@@ -7,12 +7,12 @@ nodes named ``PARALLEL_MARK`` (``SIMD_MARK``) in the schedule tree become
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
 from polyopt.emit.body import print_statement
-from polyopt.emit.cast import CBlock, CFor, CIf, CNode, CStmt
+from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.frontend.scop import Scop
 
 PARALLEL_MARK = "omp_parallel_for"
@@ -123,8 +123,25 @@ class _Printer:
         init = self.expr(node.for_get_init())
         body = self.nodes(node.for_get_body())
         if node.for_is_degenerate():
-            return CBlock((CStmt(f"const int {iterator} = {init};"),) + body)
-        return CFor(iterator, init, self.expr(node.for_get_cond()), self.expr(node.for_get_inc()), body)
+            return CBlock((CDecl(f"const int {iterator} = {init};"),) + body)
+        cond = node.for_get_cond()
+        return CFor(
+            iterator,
+            init,
+            self.expr(cond),
+            self.expr(node.for_get_inc()),
+            body,
+            bound=self._hoistable_bound(cond, iterator),
+        )
+
+    def _hoistable_bound(self, cond: isl.AstExpr, iterator: str) -> tuple[str, str] | None:
+        """``(operator, bound)`` when ``cond`` is ``iterator <= f(...)`` with a non-trivial ``f``."""
+        if cond.get_type() != isl.ast_expr_type.op or cond.get_op_type() not in (_OP.le, _OP.lt):
+            return None
+        left, right = cond.get_op_arg(0), cond.get_op_arg(1)
+        if self.expr(left) != iterator or right.get_type() != isl.ast_expr_type.op:
+            return None
+        return ("<=" if cond.get_op_type() == _OP.le else "<"), self.expr(right)
 
     def _user(self, call: isl.AstExpr) -> CStmt:
         name = call.get_op_arg(0).get_id().get_name()
@@ -137,8 +154,8 @@ def _with_pragma(loop: CFor, pragma: str) -> CFor:
     """Add ``pragma`` to ``loop``; a parallel loop that is also a simd loop gets the combined form."""
     if pragma == "omp parallel for" and "omp simd" in loop.pragmas:
         others = tuple(p for p in loop.pragmas if p != "omp simd")
-        return CFor(loop.iterator, loop.init, loop.cond, loop.step, loop.body, others + ("omp parallel for simd",))
-    return CFor(loop.iterator, loop.init, loop.cond, loop.step, loop.body, loop.pragmas + (pragma,))
+        return replace(loop, pragmas=others + ("omp parallel for simd",))
+    return replace(loop, pragmas=loop.pragmas + (pragma,))
 
 
 def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str) -> Generated:

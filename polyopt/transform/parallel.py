@@ -9,6 +9,11 @@ is moved outermost.  When no member of a tiled permutable band is parallel
 a wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one
 runs the tiles of one wavefront in parallel.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
+
+A parallel loop nested in sequential loops starts a parallel region per
+iteration of them; it is only worth it when the loop does at least a
+two-dimensional amount of work (``MIN_NESTED_DEPTH`` loop levels including
+itself), otherwise the nest stays sequential there and the search goes deeper.
 """
 
 from __future__ import annotations
@@ -18,7 +23,17 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.emit.isl_ast import PARALLEL_MARK
-from polyopt.schedule_tree import band_nodes, carries, member_expressions, members, node_at, replace_band
+from polyopt.schedule_tree import (
+    band_nodes,
+    carries,
+    depth_below,
+    member_expressions,
+    members,
+    node_at,
+    replace_band,
+)
+
+MIN_NESTED_DEPTH = 2
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,8 @@ class ParallelPlan:
 def _choose(
     band: isl.ScheduleNode, path: tuple[int, ...], dependences: isl.UnionMap, tiled: set[tuple[int, ...]]
 ) -> ParallelLoop | None:
+    if band.get_schedule_depth() > 0 and depth_below(band) < MIN_NESTED_DEPTH:
+        return None
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)
     for member in candidates:
