@@ -93,6 +93,11 @@ def _umask() -> int:
     "across the tiled bands in order, then the default.",
 )
 @click.option(
+    "--l2tile",
+    is_flag=True,
+    help="Tile a second time, grouping tiles into L2 tiles, where the extents may exceed one.",
+)
+@click.option(
     "--fuse",
     type=click.Choice(FUSION_POLICIES),
     default="smart",
@@ -109,6 +114,7 @@ def main(
     noparallel: bool,
     notile: bool,
     tile_sizes: str | None,
+    l2tile: bool,
     fuse: str,
     report: bool,
 ) -> None:
@@ -125,7 +131,7 @@ def main(
             identity=identity,
             fusion=fuse,
             parallel=not noparallel,
-            tiling=TilingOptions(enabled=not notile, sizes=sizes),
+            tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
         )
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)

@@ -27,7 +27,7 @@ from polyopt.schedule_tree import band_nodes, carries, describe_schedule, mark_p
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.scheduling import configure
-from polyopt.transform.tiling import TilePlan, apply_tiling, plan_tiling, tile_band_paths
+from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, plan_tiling, tile_band_paths
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
 
 
@@ -118,11 +118,18 @@ def _report(
         dependences=dependences,
         fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
         schedule=tuple(describe_schedule(schedule)),
-        tiles=tuple(f"band at {list(t.path)}: sizes {list(t.sizes)} ({t.reason})" for t in decisions.tiles.bands),
+        tiles=tuple(_describe_tiles(t) for t in decisions.tiles.bands),
         parallel=tuple(loop.describe() for loop in decisions.parallel.loops),
         vector=tuple(loop.describe() for loop in decisions.vector.loops),
         notes=decisions.notes,
     )
+
+
+def _describe_tiles(tiled: TiledBand) -> str:
+    text = f"band at {list(tiled.path)}: sizes {list(tiled.sizes)} ({tiled.reason})"
+    if tiled.outer_sizes:
+        text += f", L2 tiles of {list(tiled.outer_sizes)} tiles"
+    return text
 
 
 def _summary(options: Options, decisions: Decisions) -> str:

@@ -6,7 +6,10 @@ Public: ``TilingOptions``, ``TiledBand``, ``TilePlan``, ``plan_tiling``,
 Every permutable band of two or more members is tiled; a member whose extent
 is a known constant no larger than its tile keeps a single tile.  Sizes come
 from ``TilingOptions.sizes`` (consumed member by member across the bands in
-tree order, as Pluto reads ``tile.sizes``) or the default size.
+tree order, as Pluto reads ``tile.sizes``) or the default size.  With
+``second_level`` (``--l2tile``) each tiled band whose extents are not all known
+to fit in one second-level tile is tiled again, grouping ``l2_factor`` tiles per
+member into an outer (L2) tile.
 """
 
 from __future__ import annotations
@@ -25,15 +28,19 @@ class TilingOptions:
     enabled: bool = True
     sizes: tuple[int, ...] = ()
     default_size: int = 32
+    second_level: bool = False
+    l2_factor: int = 8
 
 
 @dataclass(frozen=True)
 class TiledBand:
-    """The band at ``path`` is tiled with ``sizes`` (one per member)."""
+    """The band at ``path`` is tiled with ``sizes`` (one per member); ``outer_sizes``,
+    when not empty, tile the resulting tile band again (counted in tiles)."""
 
     path: tuple[int, ...]
     sizes: tuple[int, ...]
     reason: str
+    outer_sizes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,27 +83,36 @@ def plan_tiling(schedule: isl.Schedule, options: TilingOptions) -> TilePlan:
         if members < 2 or not band.band_get_permutable():
             continue
         sizes: list[int] = []
+        small = True
         for member in range(members):
             size = queue.pop(0) if queue else options.default_size
             extent = member_extent(band, member)
             if extent is not None and extent <= size:
                 size = max(extent, 1)
+            small = small and extent is not None and extent <= size * options.l2_factor
             sizes.append(size)
         reason = "from --tile-sizes" if options.sizes else f"default size {options.default_size}"
-        chosen.append(TiledBand(path, tuple(sizes), reason))
+        outer = (options.l2_factor,) * members if options.second_level and not small else ()
+        chosen.append(TiledBand(path, tuple(sizes), reason, outer))
     return TilePlan(tuple(chosen))
 
 
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
     """Tile the planned bands; deepest first, so that earlier paths stay valid."""
     for tiled in sorted(plan.bands, key=lambda band: band.path, reverse=True):
-        band = node_at(schedule, tiled.path)
-        space = band.band_get_space()
-        sizes = isl.MultiVal.zero(space)
-        for member, size in enumerate(tiled.sizes):
-            sizes = sizes.set_val(member, isl.Val.int_from_si(schedule.get_ctx(), size))
-        schedule = band.band_tile(sizes).get_schedule()
+        band = _tile(node_at(schedule, tiled.path), tiled.sizes)
+        if tiled.outer_sizes:
+            band = _tile(band, tiled.outer_sizes)
+        schedule = band.get_schedule()
     return schedule
+
+
+def _tile(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNode:
+    """Tile ``band``; return the new tile band (the point band is its child)."""
+    values = isl.MultiVal.zero(band.band_get_space())
+    for member, size in enumerate(sizes):
+        values = values.set_val(member, isl.Val.int_from_si(band.get_ctx(), size))
+    return band.band_tile(values)
 
 
 def tile_band_paths(plan: TilePlan) -> frozenset[tuple[int, ...]]:
