@@ -1,0 +1,8 @@
+/* '#pragma scop' without '#pragma endscop'. */
+void kernel(int n, double a[n])
+{
+  int i;
+  #pragma scop
+  for (i = 0; i < n; i++)
+    a[i] = 0;
+}

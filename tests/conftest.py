@@ -1,0 +1,67 @@
+"""Fixtures shared by the frontend, analysis and emit unit tests.
+
+A region body is written as a C snippet and wrapped in a small file named
+``k.c``::
+
+    line 1  void kernel(void)
+    line 2  {
+    line 3  #pragma scop
+    line 4  <first line of the body>
+    ...     #pragma endscop
+            }
+
+so positions inside the body are reported from line ``BODY_LINE`` (4) on.
+
+Fixtures: ``parse_body`` (body -> the pycparser compound statement),
+``scop_of`` (body -> ``Scop``), ``model_of`` (body -> ``PolyModel``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from pycparser import c_ast
+
+from polyopt.frontend.cparse import parse_region
+from polyopt.frontend.extract import extract_scop
+from polyopt.frontend.regions import find_regions
+from polyopt.frontend.scop import Scop
+from polyopt.model import PolyModel, build_model
+
+FILENAME = "k.c"
+BODY_LINE = 4
+_HEAD = "void kernel(void)\n{\n#pragma scop\n"
+_TAIL = "#pragma endscop\n}\n"
+
+
+def _region_text(body: str) -> str:
+    return _HEAD + body + _TAIL
+
+
+def _parse_body(body: str) -> c_ast.Compound:
+    text = _region_text(body)
+    (region,) = find_regions(text, FILENAME)
+    assert region.body_line == BODY_LINE
+    return parse_region(region, text)
+
+
+def _scop_of(body: str) -> Scop:
+    text = _region_text(body)
+    (region,) = find_regions(text, FILENAME)
+    return extract_scop(parse_region(region, text), region.location)
+
+
+@pytest.fixture
+def parse_body() -> Callable[[str], c_ast.Compound]:
+    return _parse_body
+
+
+@pytest.fixture
+def scop_of() -> Callable[[str], Scop]:
+    return _scop_of
+
+
+@pytest.fixture
+def model_of() -> Callable[[str], PolyModel]:
+    return lambda body: build_model(_scop_of(body))
