@@ -132,7 +132,10 @@ def main(
             fusion=fuse,
             parallel=not noparallel,
             tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
-        )
+        ).validate()
+    except PolyoptError as error:
+        raise click.UsageError(error.message) from None
+    try:
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
         for warning in outcome.warnings:

@@ -90,13 +90,13 @@ def _transform(model: PolyModel, deps: Dependences, options: Options) -> tuple[i
     """
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler)
     schedule, notes = schedule_region(model, deps.reduced, fusion, options.scheduler)
-    tiles = plan_tiling(schedule, options.tiling)
+    tiles = plan_tiling(schedule, options.tiling, deps.full)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())
     if options.parallel:
-        parallel = plan_parallel(schedule, deps.union(), tile_band_paths(tiles))
+        parallel = plan_parallel(schedule, deps.full, tile_band_paths(tiles))
         schedule = apply_parallel(schedule, parallel)
-    vector = plan_vector(model, schedule, deps.union())
+    vector = plan_vector(model, schedule, deps.full)
     schedule = apply_vector(schedule, vector)
     return schedule, Decisions(fusion, tiles, parallel, vector, notes)
 
@@ -147,16 +147,15 @@ def _summary(options: Options, decisions: Decisions) -> str:
 
 
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
-    body = parse_region(region, text)
     try:
-        scop = extract_scop(body, region.location)
+        scop = extract_scop(parse_region(region, text), region.location)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     ctx = isl.Context()
     configure(ctx, options.scheduler)
     model = build_model(scop, ctx)
     deps = compute_dependences(model)
-    all_deps = deps.union()
+    all_deps = deps.full
     schedule, decisions = model.schedule, NO_DECISIONS
     if not options.identity:
         schedule, decisions = _transform(model, deps, options)

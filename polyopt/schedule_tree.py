@@ -2,7 +2,8 @@
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
-``depth_below``, ``mark_parent``, ``describe_schedule``.
+``depth_below``, ``mark_parent``, ``describe_schedule``, ``moved_outermost``,
+``parallel_outermost``.
 """
 
 from __future__ import annotations
@@ -103,6 +104,24 @@ def band_has_inner_band(band: isl.ScheduleNode) -> bool:
 
     band.foreach_descendant_top_down(visit)
     return found[0]
+
+
+def moved_outermost(band: isl.ScheduleNode, member: int) -> isl.ScheduleNode:
+    """The band with ``member`` moved to the front (legal when the band is permutable)."""
+    if member == 0:
+        return band
+    current = members(band)
+    order = [current[member]] + current[:member] + current[member + 1 :]
+    return replace_band(band, order, permutable=True)
+
+
+def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
+    """Whether ``member``, moved to the front of its permutable band, carries no dependence.
+
+    ``carries(band, member, ...)`` alone is not enough for ``member > 0``: it
+    holds the earlier members fixed, and moving the member outward frees them.
+    """
+    return not carries(moved_outermost(band, member), 0, dependences)
 
 
 def depth_below(band: isl.ScheduleNode) -> int:

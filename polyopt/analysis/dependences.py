@@ -12,6 +12,7 @@ schedule must respect when storage is not renamed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import islpy as isl
 
@@ -47,6 +48,11 @@ class Dependences:
     items: tuple[Dependence, ...]
     space: isl.Space
     reduced: isl.UnionMap
+
+    @cached_property
+    def full(self) -> isl.UnionMap:
+        """Every dependence relation as one union map (computed once)."""
+        return self.union()
 
     def union(self, kinds: tuple[str, ...] = (FLOW, ANTI, OUTPUT)) -> isl.UnionMap:
         """All dependence relations of the given kinds as one union map."""

@@ -45,11 +45,14 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_region(item: RegionCode, indent: str, already_defined: set[str]) -> str:
-    """The text that replaces one region; helpers not yet defined are defined here."""
-    helpers = [
-        {"name": name, "definition": HELPER_DEFINITIONS[name]} for name in sorted(item.helpers - already_defined)
-    ]
+def render_region(item: RegionCode, indent: str) -> str:
+    """The text that replaces one region, with the helper macros it uses.
+
+    Every region defines its helpers behind ``#ifndef`` guards, so each macro
+    is defined once (by the first region the preprocessor keeps) and a region
+    never depends on another one that conditional compilation may remove.
+    """
+    helpers = [{"name": name, "definition": HELPER_DEFINITIONS[name]} for name in sorted(item.helpers)]
     template = _environment().get_template("region.c.j2")
     return template.render(
         indent=indent,
@@ -66,12 +69,9 @@ def splice(text: str, replacements: list[RegionCode], newline: str = "\n") -> st
     """``text`` with each replaced region's span substituted by its rendered code."""
     pieces: list[str] = []
     cursor = 0
-    defined: set[str] = set()
     for item in sorted(replacements, key=lambda r: r.region.start):
         pieces.append(text[cursor : item.region.start])
-        rendered = render_region(item, item.region.indent, defined)
-        defined |= item.helpers
-        pieces.append(rendered.replace("\n", newline))
+        pieces.append(render_region(item, item.region.indent).replace("\n", newline))
         cursor = item.region.end
     pieces.append(text[cursor:])
     return "".join(pieces)

@@ -13,7 +13,7 @@ import re
 from pycparser import c_ast, c_parser
 
 from polyopt.diagnostics import InputError, Location, UnsupportedRegion
-from polyopt.frontend.regions import Region
+from polyopt.frontend.regions import Region, blank_comments
 
 _C_TYPE_WORDS = {
     "void",
@@ -74,21 +74,6 @@ class _Parser(c_parser.CParser):
         super()._parse_error(msg, coord)
 
 
-_LEXEME = re.compile(r"""/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
-
-
-def blank_comments(text: str) -> str:
-    """``text`` with every comment replaced by spaces (newlines kept), so positions stay."""
-
-    def blank(match: re.Match[str]) -> str:
-        lexeme = match.group(0)
-        if lexeme[0] in "\"'":
-            return lexeme
-        return re.sub(r"[^\n]", " ", lexeme)
-
-    return _LEXEME.sub(blank, text)
-
-
 def _type_names(region_text: str, file_text: str) -> set[str]:
     """Names to declare as typedefs: file typedefs, type macros, cast targets."""
     names = set(_DEFINE_TYPE.findall(file_text)) | set(_TYPEDEF.findall(file_text))
@@ -119,14 +104,42 @@ def _check_directives(body: str, region: Region) -> None:
         raise UnsupportedRegion(f"preprocessor directive '#{match[1]}' inside the region", where)
 
 
+def _check_braces(body: str, region: Region) -> None:
+    """Braces must balance inside the region: it is a sequence of whole statements."""
+    opened: list[int] = []
+    for match in re.finditer(r"[{}]|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", body):
+        if match[0] == "{":
+            opened.append(match.start())
+        elif match[0] == "}":
+            if not opened:
+                raise InputError(
+                    "syntax error: '}' closes a block that the region did not open",
+                    _position(body, match.start(), region),
+                )
+            opened.pop()
+    if opened:
+        raise InputError(
+            "syntax error: '{' is not closed before '#pragma endscop'", _position(body, opened[-1], region)
+        )
+
+
+def _position(body: str, offset: int, region: Region) -> Location:
+    line = region.body_line + body.count("\n", 0, offset)
+    column = offset - (body.rfind("\n", 0, offset) + 1) + 1
+    return Location(region.location.file, line, column)
+
+
 def parse_region(region: Region, file_text: str) -> c_ast.Compound:
     """Parse the region's body; return it as one compound statement.
 
     Raises ``InputError`` on a C syntax error (with the position in the
     original file) and ``UnsupportedRegion`` for preprocessor directives.
     """
-    body = blank_comments(region.body)
+    body = blank_comments(region.body).replace("\r", " ")
+    if "/*" in body:
+        raise InputError("syntax error: unterminated comment", _position(body, body.index("/*"), region))
     _check_directives(body, region)
+    _check_braces(body, region)
     typedefs = "".join(f"typedef int {name};\n" for name in sorted(_type_names(body, file_text)))
     filename = region.location.file.replace("\\", "\\\\").replace('"', '\\"')
     wrapper = f'{typedefs}void polyopt_region(void)\n{{\n# {region.body_line} "{filename}"\n{body}\n}}\n'
@@ -135,6 +148,10 @@ def parse_region(region: Region, file_text: str) -> c_ast.Compound:
     except c_parser.ParseError as error:
         location, message = _error_location(str(error), region.location)
         raise InputError(f"syntax error: {message}", location) from None
+    except (AssertionError, IndexError, ValueError) as error:
+        raise InputError(
+            f"syntax error: the region does not parse ({error or type(error).__name__})", region.location
+        ) from None
     function = unit.ext[-1]
     assert isinstance(function, c_ast.FuncDef)
     return function.body

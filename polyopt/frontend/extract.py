@@ -231,7 +231,8 @@ class _Extractor:
         if isinstance(node, c_ast.EmptyStatement):
             return ()
         if isinstance(node, c_ast.For):
-            return (self.loop(node, ctx),)
+            loop = self.loop(node, ctx)
+            return (loop,) if loop.body else ()
         if isinstance(node, c_ast.If):
             cond = self.condition(node.cond, ctx)
             then = self.node(node.iftrue, _Context(ctx.iterators, ctx.constraints + (cond,)))

@@ -1,6 +1,6 @@
 """Find the ``#pragma scop`` ... ``#pragma endscop`` regions of a C file.
 
-Public: ``Region``, ``find_regions``.  Works on text only, so that everything
+Public: ``Region``, ``find_regions``, ``blank_comments``.  Works on text only, so that everything
 outside the regions can be copied back byte for byte.
 """
 
@@ -42,6 +42,21 @@ class Region:
         return ""
 
 
+_LEXEME = re.compile(r"""/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+
+
+def blank_comments(text: str) -> str:
+    """``text`` with every comment replaced by spaces (newlines kept), so positions stay."""
+
+    def blank(match: re.Match[str]) -> str:
+        lexeme = match.group(0)
+        if lexeme[0] in "\"'":
+            return lexeme
+        return re.sub(r"[^\n]", " ", lexeme)
+
+    return _LEXEME.sub(blank, text)
+
+
 def _line_starts(text: str) -> list[int]:
     starts = [0]
     for match in re.finditer("\n", text):
@@ -56,11 +71,12 @@ def find_regions(text: str, filename: str) -> list[Region]:
     or an ``#pragma endscop`` without its opening pragma.
     """
     starts = _line_starts(text)
+    visible = blank_comments(text)
     regions: list[Region] = []
     open_line = 0
     for number, start in enumerate(starts, start=1):
         end = starts[number] if number < len(starts) else len(text)
-        line = text[start:end]
+        line = visible[start:end]
         if _SCOP.match(line):
             if open_line:
                 raise InputError(

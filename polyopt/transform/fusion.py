@@ -18,7 +18,7 @@ import islpy as isl
 
 from polyopt.frontend.scop import Loop, Node, Scop
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import carries
+from polyopt.schedule_tree import parallel_outermost
 from polyopt.transform.scheduling import (
     SchedulerOptions,
     original_group_schedule,
@@ -86,7 +86,7 @@ def _outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
     """Whether every outermost band has a member that carries no dependence."""
     for band in _top_bands(schedule):
         candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
-        if all(carries(band, m, dependences) for m in candidates):
+        if not any(parallel_outermost(band, m, dependences) for m in candidates):
             return False
     return True
 

@@ -25,11 +25,12 @@ import islpy as isl
 from polyopt.emit.isl_ast import PARALLEL_MARK
 from polyopt.schedule_tree import (
     band_nodes,
-    carries,
     depth_below,
     member_expressions,
     members,
+    moved_outermost,
     node_at,
+    parallel_outermost,
     replace_band,
 )
 
@@ -70,7 +71,7 @@ def _choose(
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)
     for member in candidates:
-        if not carries(band, member, dependences):
+        if parallel_outermost(band, member, dependences):
             return ParallelLoop(path, member, False, tuple(sorted(member_expressions(band, member).items())))
     if path in tiled and count >= 2 and band.band_get_permutable():
         return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
@@ -100,8 +101,7 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
         if loop.wavefront:
             band = replace_band(band, [current[0].add(current[1])] + current[1:], permutable=True)
             band = band.band_split(1).child(0)
-        elif loop.member:
-            order = [current[loop.member]] + current[: loop.member] + current[loop.member + 1 :]
-            band = replace_band(band, order, permutable=True)
+        else:
+            band = moved_outermost(band, loop.member)
         schedule = band.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).get_schedule()
     return schedule

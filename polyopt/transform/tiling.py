@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.schedule_tree import band_nodes, node_at
+from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,13 @@ def _constant(value: isl.PwAff) -> int | None:
     return pieces[0][1].get_constant_val().to_python()
 
 
-def plan_tiling(schedule: isl.Schedule, options: TilingOptions) -> TilePlan:
-    """Which bands to tile and with which sizes."""
+def plan_tiling(schedule: isl.Schedule, options: TilingOptions, dependences: isl.UnionMap) -> TilePlan:
+    """Which bands to tile and with which sizes.
+
+    A band none of whose members is parallel (a skewed time band, run as a
+    wavefront) gets no second level: two-level wavefronts cost far more code
+    generation than they return.
+    """
     if not options.enabled:
         return TilePlan(())
     queue = list(options.sizes)
@@ -92,7 +97,8 @@ def plan_tiling(schedule: isl.Schedule, options: TilingOptions) -> TilePlan:
             small = small and extent is not None and extent <= size * options.l2_factor
             sizes.append(size)
         reason = "from --tile-sizes" if options.sizes else f"default size {options.default_size}"
-        outer = (options.l2_factor,) * members if options.second_level and not small else ()
+        wavefront = not any(parallel_outermost(band, m, dependences) for m in range(members))
+        outer = (options.l2_factor,) * members if options.second_level and not small and not wavefront else ()
         chosen.append(TiledBand(path, tuple(sizes), reason, outer))
     return TilePlan(tuple(chosen))
 

@@ -6,7 +6,8 @@ Each member of an innermost permutable band is scored as if it were the
 innermost loop, with 2s + 4t + 8v - 16(a - s - t) over the accesses of the
 band's statements (s: stride-1, t: stride-0, a: all accesses, v: parallel with
 only stride-0/1 accesses).  The best member is moved innermost; when it is
-vectorizable it is split off and marked ``omp simd``.
+vectorizable it is split off and marked ``omp simd``.  The parallel loop of a
+band under a parallel mark stays where it is.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.strides import DimensionScore, access_stride, intra_tile_score
-from polyopt.emit.isl_ast import SIMD_MARK
+from polyopt.emit.isl_ast import PARALLEL_MARK, SIMD_MARK
 from polyopt.isl_util import maps_of
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     band_has_inner_band,
     band_nodes,
     carries,
+    mark_parent,
     member_expressions,
     members,
     node_at,
@@ -79,6 +81,17 @@ def _restrict(schedule: isl.UnionMap, statement: str) -> isl.Map:
     return next(piece for piece in maps_of(schedule) if piece.get_tuple_name(isl.dim_type.in_) == statement)
 
 
+def _candidates(band: isl.ScheduleNode) -> list[int]:
+    """Members that may go innermost: any of a permutable band, but never the
+    parallel loop of a band under a parallel mark (it must stay outermost)."""
+    count = band.band_n_member()
+    if not band.band_get_permutable():
+        return [count - 1]
+    if mark_parent(band) == PARALLEL_MARK and count > 1:
+        return list(range(1, count))
+    return list(range(count))
+
+
 def plan_vector(model: PolyModel, schedule: isl.Schedule, dependences: isl.UnionMap) -> VectorPlan:
     """For each innermost band, the member to run innermost and whether it is a simd loop."""
     chosen: list[VectorLoop] = []
@@ -86,7 +99,7 @@ def plan_vector(model: PolyModel, schedule: isl.Schedule, dependences: isl.Union
         if band_has_inner_band(band):
             continue
         count = band.band_n_member()
-        candidates = range(count) if band.band_get_permutable() else [count - 1]
+        candidates = _candidates(band)
         scores = {m: _score(model, band, m, dependences) for m in candidates}
         best = max(candidates, key=lambda m: (scores[m].score, m))
         names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]

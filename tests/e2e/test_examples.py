@@ -30,6 +30,12 @@ from tests.support import EXAMPLES, assert_same_output, compile_c, compile_origi
 OPTION_SETS: list[list[str]] = [
     [],
     ["--identity"],
+    ["--fuse=max"],
+    ["--fuse=none"],
+    ["--notile"],
+    ["--noparallel"],
+    ["--l2tile"],
+    ["--tile-sizes=3,5,7"],
 ]
 
 KERNELS = sorted(path.stem for path in EXAMPLES.glob("*.c"))

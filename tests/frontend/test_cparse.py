@@ -6,8 +6,8 @@ import pytest
 from pycparser import c_ast
 
 from polyopt.diagnostics import InputError, Location, UnsupportedRegion
-from polyopt.frontend.cparse import blank_comments, parse_region
-from polyopt.frontend.regions import find_regions
+from polyopt.frontend.cparse import parse_region
+from polyopt.frontend.regions import blank_comments, find_regions
 
 
 def _parse(text: str, filename: str = "f.c") -> c_ast.Compound:
@@ -107,7 +107,6 @@ def test_blank_comments_keeps_positions_and_strings() -> None:
     assert blanked == 'a = 1;     \n     b = "/* no */";        \nc = 2;'
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an unmatched '}' in a region makes pycparser fail an internal assertion")
 def test_unmatched_closing_brace_is_a_syntax_error() -> None:
     error = _syntax_error("void f(void) {\n#pragma scop\n  a[0] = 1; }\n#pragma endscop\n")
 
@@ -115,11 +114,6 @@ def test_unmatched_closing_brace_is_a_syntax_error() -> None:
     assert error.location.line == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a region that closes its function and opens another parses as the last function's "
-    "body only, so the code before the '}' is silently dropped",
-)
 def test_region_spanning_two_functions_is_rejected() -> None:
     text = (
         "void f(int n, double *a) {\n"
@@ -139,7 +133,6 @@ def test_region_spanning_two_functions_is_rejected() -> None:
     assert caught.value.location.line == 4
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a region with CRLF line ends fails with \"Illegal character '\\r'\"")
 def test_crlf_region_parses() -> None:
     body = _parse("void f(void)\r\n{\r\n#pragma scop\r\n  a[0] = 1;\r\n  b[0] = 2;\r\n#pragma endscop\r\n}\r\n")
 

@@ -175,11 +175,6 @@ def test_crlf_lines_give_the_same_lines_and_offsets() -> None:
     assert text[region.end :] == "int y;\r\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: pragma lines inside a /* */ comment are taken as a region, and the generated "
-    "code (with its own /* */ banner) is spliced into the comment",
-)
 def test_pragmas_inside_a_block_comment_do_not_open_a_region() -> None:
     text = "/* disabled:\n#pragma scop\n  a[0] = 1;\n#pragma endscop\n*/\nint x;\n"
 
