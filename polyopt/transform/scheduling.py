@@ -23,15 +23,17 @@ from polyopt.model import PolyModel
 
 @dataclass(frozen=True)
 class SchedulerOptions:
-    """``max_coefficient`` bounds skewing factors; ``max_operations`` bounds isl's work."""
+    """``max_coefficient`` bounds skewing factors; ``max_operations`` bounds isl's work;
+    ``outer_parallel`` asks isl for outer parallel loops first (no time skewing)."""
 
     max_coefficient: int = 4
     max_operations: int = 2_000_000
+    outer_parallel: bool = False
 
 
 def configure(ctx: isl.Context, options: SchedulerOptions) -> None:
     """Set isl's scheduler and AST options on a region's context."""
-    ctx.set_schedule_outer_coincidence(0)
+    ctx.set_schedule_outer_coincidence(int(options.outer_parallel))
     ctx.set_schedule_maximize_band_depth(1)
     ctx.set_schedule_maximize_coincidence(1)
     ctx.set_schedule_serialize_sccs(0)
