@@ -92,7 +92,8 @@ def bench_kernel(
                 times[name].append(seconds)
                 outputs.setdefault(name, output)
         return {
-            name: (statistics.median(values), outputs[name] == outputs["original"]) for name, values in times.items()
+            name: (statistics.median(values), outputs_agree(outputs["original"], outputs[name]))
+            for name, values in times.items()
         }
 
 

@@ -89,7 +89,7 @@ def _transform(model: PolyModel, deps: Dependences, options: Options) -> tuple[i
     (parallel, vector) use all of them.
     """
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler)
-    schedule, notes = schedule_region(model, deps.reduced, fusion, options.scheduler)
+    schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
     tiles = plan_tiling(schedule, options.tiling, deps.full)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from polyopt.analysis.dependences import Dependences
 from polyopt.frontend.scop import Loop, Node, Scop
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import parallel_outermost
+from polyopt.schedule_tree import member_expressions, parallel_outermost
+from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import (
     SchedulerOptions,
     original_group_schedule,
@@ -134,16 +136,54 @@ def _worth_fusing(
     return not any(s is not None and _outer_parallel(s, dependences) for s in apart)
 
 
+def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: frozenset[str]) -> bool:
+    """Whether every statement runs under some parallel loop of ``schedule`` (untiled)."""
+    plan = plan_parallel(schedule, dependences)
+    return {name for loop in plan.loops for name, _ in loop.expressions} >= statements
+
+
+def _steps_in_time(schedule: isl.Schedule) -> bool:
+    """Whether the outermost bands are plain original loops (a time loop, not a skewed hyperplane)."""
+    return all(
+        expression.isidentifier()
+        for band in _top_bands(schedule)
+        for member in range(band.band_n_member())
+        for expression in member_expressions(band, member).values()
+    )
+
+
+def _group_schedule(
+    model: PolyModel, group: FusionGroup, deps: Dependences, options: SchedulerOptions
+) -> tuple[isl.Schedule, str | None]:
+    """The group's schedule, and a note when it is not isl's default one.
+
+    When isl's permutable schedule has no outer parallel loop (a time-iterated
+    stencil that would run as a wavefront of time tiles) and a schedule whose
+    outer loop is an original (time) loop, with parallel loops inside giving
+    every statement one, exists, the latter is used: it streams whole rows
+    instead of skewed tiles.
+    """
+    where = f"nests {[n + 1 for n in group.nests]}"
+    schedule = schedule_group(model, group.statements, deps.reduced, options)
+    if schedule is None:
+        return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
+    if options.outer_parallel or _outer_parallel(schedule, deps.full):
+        return schedule, None
+    stepwise = schedule_group(model, group.statements, deps.reduced, options, outer_parallel=True)
+    if stepwise is not None and _steps_in_time(stepwise) and _covered(stepwise, deps.full, group.statements):
+        return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
+    return schedule, None
+
+
 def schedule_region(
-    model: PolyModel, dependences: isl.UnionMap, plan: FusionPlan, options: SchedulerOptions
+    model: PolyModel, deps: Dependences, plan: FusionPlan, options: SchedulerOptions
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
-    """Schedule each group and run the groups in order; notes name groups kept in original order."""
+    """Schedule each group and run the groups in order; notes say where a group's schedule was chosen."""
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule = schedule_group(model, group.statements, dependences, options)
-        if schedule is None:
-            notes.append(f"scheduler gave up on nests {[n + 1 for n in group.nests]}; original order kept")
-            schedule = original_group_schedule(model, group.statements)
+        schedule, note = _group_schedule(model, group, deps, options)
         schedules.append(schedule)
+        if note:
+            notes.append(note)
     return sequence_groups(schedules), tuple(notes)

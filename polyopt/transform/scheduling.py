@@ -59,9 +59,16 @@ def _domain_of(model: PolyModel, statements: frozenset[str]) -> isl.UnionSet:
 
 
 def schedule_group(
-    model: PolyModel, statements: frozenset[str], dependences: isl.UnionMap, options: SchedulerOptions
+    model: PolyModel,
+    statements: frozenset[str],
+    dependences: isl.UnionMap,
+    options: SchedulerOptions,
+    outer_parallel: bool | None = None,
 ) -> isl.Schedule | None:
-    """isl's schedule for ``statements`` (None when isl gives up)."""
+    """isl's schedule for ``statements`` (None when isl gives up).
+
+    ``outer_parallel`` overrides ``options.outer_parallel`` for this call.
+    """
     domain = _domain_of(model, statements)
     local = dependences.intersect_domain(domain).intersect_range(domain)
     constraints = (
@@ -70,12 +77,15 @@ def schedule_group(
     ctx = model.ctx
     ctx.set_max_operations(options.max_operations)
     ctx.reset_operations()
+    outer = options.outer_parallel if outer_parallel is None else outer_parallel
+    ctx.set_schedule_outer_coincidence(int(outer))
     try:
         return constraints.compute_schedule()
     except isl.Error:
         return None
     finally:
         ctx.set_max_operations(0)
+        ctx.set_schedule_outer_coincidence(int(options.outer_parallel))
 
 
 def sequence_groups(schedules: list[isl.Schedule]) -> isl.Schedule:
