@@ -14,12 +14,13 @@ from polyopt.analysis.dependences import Dependences, carrying_loops, compute_de
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import PARALLEL_MARK, SIMD_MARK, generate
+from polyopt.emit.isl_ast import generate
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import Region, find_regions
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine

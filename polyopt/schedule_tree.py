@@ -2,7 +2,7 @@
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
-``depth_below``, ``mark_parent``, ``describe_schedule``, ``moved_outermost``,
+``depth_below``, ``mark_parent``, ``insert_loop_mark``, ``describe_schedule``, ``moved_outermost``,
 ``parallel_outermost``.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 import islpy as isl
+
+from polyopt.marks import mark_name, parse_mark
 
 _NODE = isl.schedule_node_type
 
@@ -138,13 +140,19 @@ def depth_below(band: isl.ScheduleNode) -> int:
 
 
 def mark_parent(node: isl.ScheduleNode) -> str | None:
-    """The name of the mark directly above ``node``, if any."""
+    """The kind of the mark directly above ``node`` (``polyopt.marks``), if any."""
     if not node.has_parent():
         return None
     parent = node.parent()
     if parent.get_type() != _NODE.mark:
         return None
-    return parent.mark_get_id().get_name()
+    return parse_mark(parent.mark_get_id().get_name())[0]
+
+
+def insert_loop_mark(band: isl.ScheduleNode, kind: str) -> isl.ScheduleNode:
+    """Mark the band's first member with ``kind``; return the mark node."""
+    name = mark_name(kind, band.get_schedule_depth())
+    return band.insert_mark(isl.Id(name, context=band.get_ctx()))
 
 
 def describe_schedule(schedule: isl.Schedule) -> list[str]:

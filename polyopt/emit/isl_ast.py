@@ -1,8 +1,8 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``generate``, ``PARALLEL_MARK``, ``SIMD_MARK``.  Mark
-nodes named ``PARALLEL_MARK`` (``SIMD_MARK``) in the schedule tree become
-``#pragma omp parallel for`` (``#pragma omp simd``) on the loops they enclose.
+Public: ``Generated``, ``generate``.  Parallel (simd) marks in the schedule
+tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
+(``#pragma omp simd``) on the loops of the member they annotate.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import islpy as isl
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.frontend.scop import Scop
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK, parse_mark
 
-PARALLEL_MARK = "omp_parallel_for"
-SIMD_MARK = "omp_simd"
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 
 _OP = isl.ast_expr_op_type
@@ -53,8 +52,9 @@ class Generated:
 class _Printer:
     """Prints isl AST expressions and nodes; records the helpers used."""
 
-    def __init__(self, scop: Scop) -> None:
+    def __init__(self, scop: Scop, prefix: str) -> None:
         self.scop = scop
+        self.prefix = prefix
         self.helpers: set[str] = set()
 
     def expr(self, expr: isl.AstExpr) -> str:
@@ -112,10 +112,11 @@ class _Printer:
             return (self._user(node.user_get_expr()),)
         if kind == isl.ast_node_type.mark:
             inner = self.nodes(node.mark_get_node())
-            pragma = _PRAGMAS.get(node.mark_get_id().get_name())
-            if pragma is None:
+            kind, depth = parse_mark(node.mark_get_id().get_name())
+            pragma = _PRAGMAS.get(kind)
+            if pragma is None or depth is None:
                 return inner
-            return tuple(_with_pragma(c, pragma) if isinstance(c, CFor) else c for c in inner)
+            return _apply_pragma(inner, pragma, f"{self.prefix}{depth}")
         raise ValueError(f"unexpected isl AST node {kind}")
 
     def _for(self, node: isl.AstNode) -> CNode:
@@ -150,6 +151,22 @@ class _Printer:
         return CStmt(print_statement(statement.body, dict(zip(statement.iterators, values, strict=False))))
 
 
+def _apply_pragma(nodes: tuple[CNode, ...], pragma: str, iterator: str) -> tuple[CNode, ...]:
+    """Put ``pragma`` on the loops over ``iterator`` (the marked member) in ``nodes``,
+    looking through guards and blocks but never into another loop."""
+    result: list[CNode] = []
+    for node in nodes:
+        if isinstance(node, CFor) and node.iterator == iterator:
+            node = _with_pragma(node, pragma)
+        elif isinstance(node, CIf):
+            then, other = _apply_pragma(node.then, pragma, iterator), _apply_pragma(node.other, pragma, iterator)
+            node = replace(node, then=then, other=other)
+        elif isinstance(node, CBlock):
+            node = replace(node, body=_apply_pragma(node.body, pragma, iterator))
+        result.append(node)
+    return tuple(result)
+
+
 def _with_pragma(loop: CFor, pragma: str) -> CFor:
     """Add ``pragma`` to ``loop``; a parallel loop that is also a simd loop gets the combined form."""
     if pragma == "omp parallel for" and "omp simd" in loop.pragmas:
@@ -167,7 +184,7 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str) -> Genera
         names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
     context = isl.Set.universe(schedule.get_domain().get_space().params())
     build = isl.AstBuild.from_context(context).set_iterators(names)
-    printer = _Printer(scop)
+    printer = _Printer(scop, iterator_prefix)
     code = printer.nodes(build.node_from_schedule(schedule))
     return Generated(code, frozenset(printer.helpers))
 

@@ -29,6 +29,7 @@ from polyopt.transform.scheduling import (
 )
 
 FUSION_POLICIES = ("smart", "max", "none")
+MAX_WAVEFRONT_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,10 @@ def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: froz
     return {name for loop in plan.loops for name, _ in loop.expressions} >= statements
 
 
+def _band_depth(schedule: isl.Schedule) -> int:
+    return max((band.band_n_member() for band in _top_bands(schedule)), default=0)
+
+
 def _steps_in_time(schedule: isl.Schedule) -> bool:
     """Whether the outermost bands are plain original loops (a time loop, not a skewed hyperplane)."""
     return all(
@@ -158,16 +163,17 @@ def _group_schedule(
     """The group's schedule, and a note when it is not isl's default one.
 
     When isl's permutable schedule has no outer parallel loop (a time-iterated
-    stencil that would run as a wavefront of time tiles) and a schedule whose
-    outer loop is an original (time) loop, with parallel loops inside giving
-    every statement one, exists, the latter is used: it streams whole rows
-    instead of skewed tiles.
+    stencil that would run as a wavefront of time tiles) and its band is deeper
+    than ``MAX_WAVEFRONT_DEPTH`` (time plus three space dimensions: skewed
+    tiles are then mostly partial and guarded), a schedule whose outer loop is
+    an original (time) loop, with parallel loops inside giving every statement
+    one, is used instead when it exists: it streams whole rows per time step.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
     schedule = schedule_group(model, group.statements, deps.reduced, options)
     if schedule is None:
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
-    if options.outer_parallel or _outer_parallel(schedule, deps.full):
+    if options.outer_parallel or _outer_parallel(schedule, deps.full) or _band_depth(schedule) <= MAX_WAVEFRONT_DEPTH:
         return schedule, None
     stepwise = schedule_group(model, group.statements, deps.reduced, options, outer_parallel=True)
     if stepwise is not None and _steps_in_time(stepwise) and _covered(stepwise, deps.full, group.statements):

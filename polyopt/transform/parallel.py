@@ -22,10 +22,11 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.emit.isl_ast import PARALLEL_MARK
+from polyopt.marks import PARALLEL_MARK
 from polyopt.schedule_tree import (
     band_nodes,
     depth_below,
+    insert_loop_mark,
     member_expressions,
     members,
     moved_outermost,
@@ -94,7 +95,6 @@ def plan_parallel(
 
 def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
     """Reorder or skew each planned band and mark its parallel loop (deepest paths first)."""
-    ctx = schedule.get_ctx()
     for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
         band = node_at(schedule, loop.path)
         current = members(band)
@@ -103,5 +103,5 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
             band = band.band_split(1).child(0)
         else:
             band = moved_outermost(band, loop.member)
-        schedule = band.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).get_schedule()
+        schedule = insert_loop_mark(band, PARALLEL_MARK).get_schedule()
     return schedule

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.strides import DimensionScore, access_stride, intra_tile_score
-from polyopt.emit.isl_ast import PARALLEL_MARK, SIMD_MARK
 from polyopt.isl_util import maps_of
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     band_has_inner_band,
     band_nodes,
     carries,
+    insert_loop_mark,
     mark_parent,
     member_expressions,
     members,
@@ -110,7 +111,6 @@ def plan_vector(model: PolyModel, schedule: isl.Schedule, dependences: isl.Union
 
 def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
     """Move each chosen member innermost; split it off and mark it when it is a simd loop."""
-    ctx = schedule.get_ctx()
     for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
         band = node_at(schedule, loop.path)
         count = band.band_n_member()
@@ -121,6 +121,6 @@ def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
         if loop.simd:
             if count > 1:
                 band = band.band_split(count - 1).child(0)
-            band = band.insert_mark(isl.Id(SIMD_MARK, context=ctx))
+            band = insert_loop_mark(band, SIMD_MARK)
         schedule = band.get_schedule()
     return schedule

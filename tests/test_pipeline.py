@@ -1,0 +1,157 @@
+"""Tests for ``polyopt.pipeline``: the final re-verification of a region's schedule, and the fallback
+to the original order when it fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import islpy as isl
+import pytest
+
+import polyopt.pipeline as pipeline
+from polyopt.analysis.dependences import Dependences, compute_dependences
+from polyopt.diagnostics import IllegalTransform
+from polyopt.model import PolyModel
+from polyopt.options import Options
+from polyopt.pipeline import FileOutcome, _verify, optimize_text
+from polyopt.schedule_tree import band_nodes, parallel_outermost
+from polyopt.transform.fusion import FusionPlan
+from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
+from polyopt.transform.scheduling import SchedulerOptions
+from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
+
+ModelOf = Callable[[str], PolyModel]
+
+PREFIX_SUM = "for (i = 1; i < n; i++)\n  a[i] = a[i - 1] + b[i];\n"
+COPY = "for (i = 0; i < n; i++)\n  b[i] = a[i];\n"
+# Rows depend on the previous row: i carries the dependence, j is parallel.
+ROWS = "for (i = 1; i < n; i++)\n  for (j = 0; j < n; j++)\n    a[i][j] = a[i - 1][j] + b[i][j];\n"
+
+
+def _file(body: str) -> str:
+    indented = "".join(f"  {line}\n" for line in body.splitlines())
+    return (
+        "void kernel(int n, double a[100][100], double b[100][100])\n"
+        "{\n"
+        "  int i, j;\n"
+        "#pragma scop\n"
+        f"{indented}"
+        "#pragma endscop\n"
+        "}\n"
+    )
+
+
+def _reversed(model: PolyModel) -> isl.Schedule:
+    """The region's single loop run backwards."""
+    partial = isl.UnionPwMultiAff.read_from_str(model.ctx, "[n] -> { S0[i] -> [-i] }")
+    return isl.Schedule.from_domain(model.domain).insert_partial_schedule(
+        isl.MultiUnionPwAff.from_union_pw_multi_aff(partial)
+    )
+
+
+def _marked(model: PolyModel, kind: str) -> isl.Schedule:
+    """The original schedule with its first loop marked parallel (``kind == "parallel"``) or simd."""
+    if kind == "parallel":
+        return apply_parallel(model.schedule, ParallelPlan((ParallelLoop((0,), 0, False, ()),)))
+    return apply_vector(model.schedule, VectorPlan((VectorLoop((0,), 0, True, "i", ()),)))
+
+
+def test_verify_accepts_the_original_schedule(model_of: ModelOf) -> None:
+    model = model_of(PREFIX_SUM)
+
+    _verify(model.schedule, compute_dependences(model).full)
+
+
+def test_verify_rejects_a_schedule_that_violates_a_dependence(model_of: ModelOf) -> None:
+    model = model_of(PREFIX_SUM)
+
+    with pytest.raises(IllegalTransform, match="violates a dependence"):
+        _verify(_reversed(model), compute_dependences(model).full)
+
+
+def test_verify_accepts_a_reversed_loop_without_dependences(model_of: ModelOf) -> None:
+    model = model_of(COPY)
+
+    _verify(_reversed(model), compute_dependences(model).full)
+
+
+@pytest.mark.parametrize("kind", ["parallel", "simd"])
+def test_verify_rejects_a_marked_loop_that_carries_a_dependence(model_of: ModelOf, kind: str) -> None:
+    model = model_of(PREFIX_SUM)
+    schedule = _marked(model, kind)
+
+    with pytest.raises(IllegalTransform, match="carries a dependence"):
+        _verify(schedule, compute_dependences(model).full)
+
+
+@pytest.mark.parametrize("kind", ["parallel", "simd"])
+def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, kind: str) -> None:
+    model = model_of(COPY)
+
+    _verify(_marked(model, kind), compute_dependences(model).full)
+
+
+def _mark_a_carrying_loop(
+    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset()
+) -> ParallelPlan:
+    """A wrong parallel pass: it marks the first band member that carries a dependence."""
+    for path, band in band_nodes(schedule):
+        for member in range(band.band_n_member()):
+            if not parallel_outermost(band, member, dependences):
+                return ParallelPlan((ParallelLoop(path, member, False, ()),))
+    raise AssertionError("no loop carries a dependence")
+
+
+def _region(outcome: FileOutcome) -> tuple[str, tuple[str, ...]]:
+    (region,) = outcome.regions
+    assert region.code is not None
+    return region.code.code, region.warnings
+
+
+def test_optimized_rows_differ_from_the_original_order() -> None:
+    text = _file(ROWS)
+
+    optimized, warnings = _region(optimize_text(text, "k.c", Options()))
+    original, _ = _region(optimize_text(text, "k.c", Options(identity=True)))
+
+    assert warnings == ()
+    assert optimized != original
+    assert "omp parallel for" in optimized
+
+
+def test_illegal_parallel_loop_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _file(ROWS)
+    original, _ = _region(optimize_text(text, "k.c", Options(identity=True)))
+    monkeypatch.setattr(pipeline, "plan_parallel", _mark_a_carrying_loop)
+
+    outcome = optimize_text(text, "k.c", Options())
+
+    code, warnings = _region(outcome)
+    (warning,) = warnings
+    assert warning.startswith("k.c:4:") and ": warning: " in warning
+    assert "carries a dependence" in warning and "falling back to the original schedule" in warning
+    assert code == original
+    assert "omp" not in code
+    (region,) = outcome.regions
+    assert region.report is not None
+    assert (region.report.tiles, region.report.parallel, region.report.vector) == ((), (), ())
+    assert region.code is not None and region.code.summary.startswith("original order")
+    assert original in outcome.text
+
+
+def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _file(PREFIX_SUM)
+    original, _ = _region(optimize_text(text, "k.c", Options(identity=True)))
+
+    def backwards(
+        model: PolyModel, deps: Dependences, plan: FusionPlan, options: SchedulerOptions
+    ) -> tuple[isl.Schedule, tuple[str, ...]]:
+        return _reversed(model), ()
+
+    monkeypatch.setattr(pipeline, "schedule_region", backwards)
+
+    code, warnings = _region(optimize_text(text, "k.c", Options(parallel=False)))
+
+    (warning,) = warnings
+    assert "violates a dependence" in warning and "falling back" in warning
+    assert code == original

@@ -1,0 +1,220 @@
+"""Tests for ``polyopt.transform.fusion``: top-level nests, the fusion plan of each policy, and the
+region's schedule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import islpy as isl
+import pytest
+
+import polyopt.transform.fusion as fusion
+from polyopt.frontend.scop import Scop
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import band_nodes, carries, parallel_outermost, schedule_respects
+from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
+from polyopt.transform.scheduling import SchedulerOptions
+from tests.transform.support import Kernel, KernelOf, build_kernel
+
+INDEPENDENT = "for (i = 0; i < n; i++)\n  a[i] = 1;\nfor (i = 0; i < n; i++)\n  b[i] = 2;\n"
+PRODUCER_CONSUMER = "for (i = 0; i < n; i++)\n  b[i] = a[i];\nfor (i = 0; i < n; i++)\n  c[i] = b[i];\n"
+# The second nest is a recurrence: fused with the parallel first nest, the common loop would carry it.
+PARALLEL_THEN_RECURRENCE = (
+    "for (i = 0; i < n; i++)\n  b[i] = a[i];\nfor (i = 1; i < n; i++)\n  c[i] = c[i - 1] + b[i];\n"
+)
+TWO_RECURRENCES = (
+    "for (i = 1; i < n; i++)\n  b[i] = b[i - 1] + a[i];\nfor (i = 1; i < n; i++)\n  c[i] = c[i - 1] + b[i];\n"
+)
+# One loop over both nests; the constant member runs S0 before S1 in each iteration.
+FUSED_BY_HAND = "{ S0[i] -> [i, 0]; S1[i] -> [i, 1] }"
+THREE_NESTS = PRODUCER_CONSUMER + "for (i = 0; i < n; i++)\n  d[i] = e[i];\n"
+
+
+def _groups(plan: FusionPlan) -> list[tuple[int, ...]]:
+    return [group.nests for group in plan.groups]
+
+
+def _top_bands(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.ScheduleNode]]:
+    """The bands with no band above them."""
+    bands = band_nodes(schedule)
+    return [(path, band) for path, band in bands if not any(path[: len(p)] == p and p != path for p, _ in bands)]
+
+
+def _statements_under(band: isl.ScheduleNode) -> set[str]:
+    names: set[str] = set()
+    band.get_domain().foreach_set(lambda s: names.add(s.get_tuple_name()))
+    return names
+
+
+def test_top_level_nests_in_source_order(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(
+        "s = 0;\n"
+        "for (i = 0; i < n; i++) {\n"
+        "  a[i] = s;\n"
+        "  for (j = 0; j < n; j++)\n"
+        "    b[i][j] = a[i];\n"
+        "}\n"
+        "for (j = 0; j < n; j++)\n"
+        "  c[j] = b[j][j];\n"
+    )
+
+    assert top_level_nests(kernel.model.scop) == [frozenset({"S0"}), frozenset({"S1", "S2"}), frozenset({"S3"})]
+
+
+@pytest.mark.parametrize(
+    ("policy", "groups"),
+    [("none", [(0,), (1,), (2,)]), ("max", [(0, 1, 2)]), ("smart", [(0, 1), (2,)])],
+)
+def test_policies_group_nests(kernel_of: KernelOf, policy: str, groups: list[tuple[int, ...]]) -> None:
+    kernel = kernel_of(THREE_NESTS)
+
+    plan = plan_fusion(kernel.model, kernel.deps.reduced, policy, kernel.scheduler)
+
+    assert plan.policy == policy
+    assert _groups(plan) == groups
+    nests = top_level_nests(kernel.model.scop)
+    for group in plan.groups:
+        assert group.statements == frozenset().union(*(nests[n] for n in group.nests))
+
+
+def test_unknown_policy_is_rejected(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(INDEPENDENT)
+
+    with pytest.raises(ValueError, match="fusion policy"):
+        plan_fusion(kernel.model, kernel.deps.reduced, "greedy", kernel.scheduler)
+
+
+def test_smart_keeps_nests_sharing_no_array_apart(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(INDEPENDENT)
+
+    plan = plan_fusion(kernel.model, kernel.deps.reduced, "smart", kernel.scheduler)
+
+    assert _groups(plan) == [(0,), (1,)]
+
+
+def test_smart_fuses_producer_and_consumer_under_one_parallel_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(PRODUCER_CONSUMER)
+
+    plan, schedule = kernel.scheduled("smart")
+
+    assert _groups(plan) == [(0, 1)]
+    ((_, band),) = _top_bands(schedule)
+    assert _statements_under(band) == {"S0", "S1"}
+    assert not carries(band, 0, kernel.full)
+    assert schedule_respects(schedule, kernel.full)
+
+
+def test_smart_keeps_a_parallel_nest_apart_from_a_recurrence(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(PARALLEL_THEN_RECURRENCE)
+    # Fused by hand, the common loop carries the recurrence: the first nest's parallel loop would be lost.
+    fused = kernel.band_schedule(FUSED_BY_HAND)
+    ((_, fused_band),) = band_nodes(fused)
+    assert schedule_respects(fused, kernel.full)
+    assert carries(fused_band, 0, kernel.full)
+
+    plan, schedule = kernel.scheduled("smart")
+
+    assert _groups(plan) == [(0,), (1,)]
+    first = [band for _, band in _top_bands(schedule) if _statements_under(band) == {"S0"}]
+    assert len(first) == 1 and not carries(first[0], 0, kernel.full)
+
+
+def test_smart_fuses_two_recurrences(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(TWO_RECURRENCES)
+
+    plan = plan_fusion(kernel.model, kernel.deps.reduced, "smart", kernel.scheduler)
+
+    assert _groups(plan) == [(0, 1)]
+
+
+def _fuse_by_hand(monkeypatch: pytest.MonkeyPatch, kernel: Kernel) -> None:
+    """Make the scheduler fuse S0 and S1 under one loop (``FUSED_BY_HAND``); parts are scheduled as usual."""
+    fused = kernel.band_schedule(FUSED_BY_HAND)
+    real = fusion.schedule_group
+
+    def fusing(
+        model: PolyModel, statements: frozenset[str], dependences: isl.UnionMap, options: SchedulerOptions, **kw: bool
+    ) -> isl.Schedule | None:
+        if statements == frozenset({"S0", "S1"}):
+            return fused
+        return real(model, statements, dependences, options, **kw)
+
+    monkeypatch.setattr(fusion, "schedule_group", fusing)
+
+
+def test_smart_rejects_a_fusion_that_loses_the_outer_parallel_loop(
+    kernel_of: KernelOf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the scheduler fuse the two nests under one sequential loop, smart must still keep them apart."""
+    kernel = kernel_of(PARALLEL_THEN_RECURRENCE)
+    _fuse_by_hand(monkeypatch, kernel)
+
+    plan = plan_fusion(kernel.model, kernel.deps.reduced, "smart", kernel.scheduler)
+
+    assert _groups(plan) == [(0,), (1,)]
+
+
+def test_smart_accepts_a_sequential_fusion_when_no_part_was_parallel(
+    kernel_of: KernelOf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernel = kernel_of(TWO_RECURRENCES)
+    _fuse_by_hand(monkeypatch, kernel)
+
+    plan = plan_fusion(kernel.model, kernel.deps.reduced, "smart", kernel.scheduler)
+
+    assert _groups(plan) == [(0, 1)]
+
+
+def test_max_hands_everything_to_the_scheduler(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(PARALLEL_THEN_RECURRENCE)
+
+    plan, schedule = kernel.scheduled("max")
+
+    assert plan.groups == (FusionGroup((0, 1), frozenset({"S0", "S1"})),)
+    # isl distributes the nests itself rather than lose the parallel loop.
+    assert any(parallel_outermost(band, 0, kernel.full) for _, band in _top_bands(schedule))
+
+
+SNIPPETS = {
+    "independent": INDEPENDENT,
+    "producer-consumer": PRODUCER_CONSUMER,
+    "parallel-then-recurrence": PARALLEL_THEN_RECURRENCE,
+    "three-nests": THREE_NESTS,
+    "transpose": (
+        "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    b[i][j] = a[i][j];\n"
+        "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    c[i][j] = b[j][i];\n"
+    ),
+    "stencil-pair": (
+        "for (i = 1; i < n - 1; i++)\n  b[i] = a[i - 1] + a[i + 1];\nfor (i = 1; i < n - 1; i++)\n  a[i] = b[i];\n"
+    ),
+    "jacobi-1d": (
+        "for (t = 0; t < T; t++) {\n"
+        "  for (i = 1; i < n - 1; i++)\n"
+        "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+        "  for (i = 1; i < n - 1; i++)\n"
+        "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("policy", ["none", "max", "smart"])
+@pytest.mark.parametrize("body", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_schedule_region_respects_every_dependence(kernel_of: KernelOf, body: str, policy: str) -> None:
+    kernel = kernel_of(body)
+
+    plan, schedule = kernel.scheduled(policy)
+
+    assert schedule_respects(schedule, kernel.full)
+    assert schedule.get_domain().is_equal(kernel.model.domain)
+    assert len(plan.groups) >= 1
+
+
+def test_schedule_region_keeps_the_original_order_when_isl_gives_up(scop_of: Callable[[str], Scop]) -> None:
+    kernel = build_kernel(scop_of(PRODUCER_CONSUMER), SchedulerOptions(max_operations=1))
+    plan = FusionPlan("max", (FusionGroup((0, 1), frozenset({"S0", "S1"})),))
+
+    schedule, notes = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler)
+
+    assert len(notes) == 1 and "gave up" in notes[0]
+    assert schedule.get_map().is_equal(kernel.model.schedule.get_map())

@@ -1,0 +1,214 @@
+"""Tests for ``polyopt.transform.parallel``: which loop of each nest runs in parallel, wavefronts of
+time-skewed tile bands, and the marked tree."""
+
+from __future__ import annotations
+
+import islpy as isl
+import pytest
+
+import polyopt.transform.parallel as parallel
+from polyopt.marks import PARALLEL_MARK
+from polyopt.schedule_tree import band_nodes, carries, mark_parent, node_at, parallel_outermost
+from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
+from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
+
+GEMM = (
+    "for (i = 0; i < ni; i++) {\n"
+    "  for (j = 0; j < nj; j++)\n"
+    "    C[i][j] *= beta;\n"
+    "  for (k = 0; k < nk; k++)\n"
+    "    for (j = 0; j < nj; j++)\n"
+    "      C[i][j] += alpha * A[i][k] * B[k][j];\n"
+    "}\n"
+)
+# Dependence distances (1, 0) and (1, 1): i is parallel inside t, but not once moved outside it.
+SKEWED_2D = "for (t = 1; t < T; t++)\n  for (i = 1; i < n; i++)\n    B[t][i] = B[t - 1][i] + B[t - 1][i - 1];\n"
+LU = (
+    "for (i = 0; i < n; i++) {\n"
+    "  for (j = 0; j < i; j++) {\n"
+    "    for (k = 0; k < j; k++)\n"
+    "      A[i][j] -= A[i][k] * A[k][j];\n"
+    "    A[i][j] /= A[j][j];\n"
+    "  }\n"
+    "  for (j = i; j < n; j++) {\n"
+    "    for (k = 0; k < i; k++)\n"
+    "      A[i][j] -= A[i][k] * A[k][j];\n"
+    "  }\n"
+    "}\n"
+)
+JACOBI_1D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+    "}\n"
+)
+DURBIN_LIKE = (
+    "for (k = 1; k < n; k++) {\n"
+    "  for (i = 0; i < k; i++)\n"
+    "    z[i] = y[i] + y[k - i - 1];\n"
+    "  for (i = 0; i < k; i++)\n"
+    "    y[i] = z[i];\n"
+    "}\n"
+)
+
+
+def _tiled(kernel: Kernel, schedule: isl.Schedule) -> tuple[isl.Schedule, frozenset[tuple[int, ...]]]:
+    plan = plan_tiling(schedule, TilingOptions(), kernel.full)
+    assert plan.bands, "expected a tiled band"
+    return apply_tiling(schedule, plan), tile_band_paths(plan)
+
+
+def test_gemm_runs_its_outermost_loop_in_parallel(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(GEMM)
+    _, schedule = kernel.scheduled()
+
+    plan = plan_parallel(schedule, kernel.full)
+
+    assert plan == ParallelPlan((ParallelLoop((0,), 0, False, (("S0", "i"), ("S1", "i"))),))
+
+
+def test_one_parallel_loop_per_nest_in_the_original_order(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(GEMM)
+    # The original tree has a band per loop: i, then j and k (j parallel too, but inside i).
+    assert len(band_nodes(kernel.model.schedule)) == 4
+
+    plan = plan_parallel(kernel.model.schedule, kernel.full)
+
+    assert [(loop.path, loop.member) for loop in plan.loops] == [((0,), 0)]
+
+
+def test_tiled_gemm_runs_its_outermost_tile_loop_in_parallel(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(GEMM)
+    _, schedule = kernel.scheduled()
+    tiled, paths = _tiled(kernel, schedule)
+
+    plan = plan_parallel(tiled, kernel.full, paths)
+
+    assert plan == ParallelPlan((ParallelLoop((0,), 0, False, (("S0", "floor((i)/32)"), ("S1", "floor((i)/32)"))),))
+
+
+def test_a_member_parallel_outermost_is_moved_outward(kernel_of: KernelOf) -> None:
+    kernel = kernel_of("for (i = 1; i < n; i++)\n  for (j = 0; j < m; j++)\n    a[i][j] = a[i - 1][j] + b[i][j];\n")
+    schedule = kernel.band_schedule("{ S0[i, j] -> [i, j] }")
+
+    plan = plan_parallel(schedule, kernel.full)
+
+    assert plan == ParallelPlan((ParallelLoop((0,), 1, False, (("S0", "j"),)),))
+    marked = apply_parallel(schedule, plan)
+    ((_, band),) = marked_bands(marked, PARALLEL_MARK)
+    assert band.band_get_partial_schedule_union_map().is_equal(kernel.union_map("[n, m] -> { S0[i, j] -> [j, i] }"))
+    assert_legal(marked, kernel.full)
+
+
+def test_a_member_parallel_only_inside_the_first_is_not_moved_outward(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(SKEWED_2D)
+    schedule = kernel.band_schedule("{ S0[t, i] -> [t, i] }")
+    ((_, band),) = band_nodes(schedule)
+    assert not carries(band, 1, kernel.full)
+    assert not parallel_outermost(band, 1, kernel.full)
+
+    assert plan_parallel(schedule, kernel.full) == ParallelPlan(())
+
+
+def test_lu_band_gets_no_parallel_loop_from_a_member_parallel_only_inside(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(LU)
+    schedule = kernel.isl_schedule()
+    ((path, band),) = band_nodes(schedule)
+    members = range(band.band_n_member())
+    inside_only = [m for m in members if not carries(band, m, kernel.full)]
+    assert inside_only and inside_only[0] > 0, "expected a member parallel only inside the first one"
+    assert not any(parallel_outermost(band, m, kernel.full) for m in members)
+
+    assert plan_parallel(schedule, kernel.full) == ParallelPlan(())
+    tiled, paths = _tiled(kernel, schedule)
+    assert [(loop.path, loop.wavefront) for loop in plan_parallel(tiled, kernel.full, paths).loops] == [(path, True)]
+
+
+def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    schedule = kernel.isl_schedule()
+    ((path, band),) = band_nodes(schedule)
+    assert band.band_n_member() == 2
+    assert not any(parallel_outermost(band, m, kernel.full) for m in range(2)), "expected a time-skewed band"
+    tiled, paths = _tiled(kernel, schedule)
+
+    plan = plan_parallel(tiled, kernel.full, paths)
+
+    (loop,) = plan.loops
+    assert (loop.path, loop.member, loop.wavefront) == (path, 1, True)
+    assert {name for name, _ in loop.expressions} == {"S0", "S1"}
+
+
+def test_untiled_time_skewed_stencil_has_no_wavefront(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+
+    assert plan_parallel(kernel.isl_schedule(), kernel.full) == ParallelPlan(())
+
+
+def test_apply_parallel_skews_a_wavefront(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    tiled, paths = _tiled(kernel, kernel.isl_schedule())
+    plan = plan_parallel(tiled, kernel.full, paths)
+    (path,) = paths
+    tile = node_at(tiled, path)
+    first, second = (tile.band_get_partial_schedule().get_union_pw_aff(m) for m in range(2))
+
+    marked = apply_parallel(tiled, plan)
+
+    front = node_at(marked, path)
+    assert front.band_n_member() == 1 and mark_parent(front) is None
+    wavefront = isl.UnionMap.from_union_pw_aff(first.add(second)).intersect_domain(kernel.model.domain)
+    assert front.band_get_partial_schedule_union_map().intersect_domain(kernel.model.domain).is_equal(wavefront)
+    assert carries(front, 0, kernel.full)
+    ((_, band),) = marked_bands(marked, PARALLEL_MARK)
+    assert band.get_schedule_depth() == front.get_schedule_depth() + 1
+    assert_legal(marked, kernel.full)
+
+
+def test_short_parallel_loop_inside_a_sequential_loop_is_not_used(
+    kernel_of: KernelOf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernel = kernel_of(DURBIN_LIKE)
+    schedule = kernel.model.schedule
+
+    assert plan_parallel(schedule, kernel.full) == ParallelPlan(())
+
+    # The inner loops are parallel: only their depth keeps them sequential.
+    monkeypatch.setattr(parallel, "MIN_NESTED_DEPTH", 1)
+    loops = plan_parallel(schedule, kernel.full).loops
+    assert [loop.expressions for loop in loops] == [(("S0", "i"),), (("S1", "i"),)]
+    assert all(node_at(schedule, loop.path).get_schedule_depth() == 1 for loop in loops)
+
+
+def test_two_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(
+        "for (t = 0; t < T; t++)\n  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n      a[i][j] = a[i][j] + b[t];\n"
+    )
+
+    plan = plan_parallel(kernel.model.schedule, kernel.full)
+
+    assert plan == ParallelPlan((ParallelLoop((0, 0), 0, False, (("S0", "i"),)),))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [GEMM, JACOBI_1D, LU, DURBIN_LIKE, SKEWED_2D],
+    ids=["gemm", "jacobi-1d", "lu", "durbin-like", "skewed-2d"],
+)
+@pytest.mark.parametrize("tile", [False, True], ids=["notile", "tile"])
+def test_marked_loops_carry_no_dependence(kernel_of: KernelOf, body: str, tile: bool) -> None:
+    kernel = kernel_of(body)
+    _, schedule = kernel.scheduled()
+    paths: frozenset[tuple[int, ...]] = frozenset()
+    if tile:
+        tiles = plan_tiling(schedule, TilingOptions(), kernel.full)
+        schedule, paths = apply_tiling(schedule, tiles), tile_band_paths(tiles)
+
+    plan = plan_parallel(schedule, kernel.full, paths)
+    marked = apply_parallel(schedule, plan)
+
+    assert len(marked_bands(marked, PARALLEL_MARK)) == len(plan.loops)
+    assert_legal(marked, kernel.full)

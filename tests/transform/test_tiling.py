@@ -1,0 +1,241 @@
+"""Tests for ``polyopt.transform.tiling``: which bands are tiled with which sizes, the tiled tree, and
+the tile-band paths handed to the parallel pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import islpy as isl
+import pytest
+
+from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost, schedule_respects
+from polyopt.transform.tiling import (
+    TiledBand,
+    TilePlan,
+    TilingOptions,
+    apply_tiling,
+    member_extent,
+    plan_tiling,
+    tile_band_paths,
+)
+from tests.transform.support import Kernel, KernelOf
+
+MATMUL = (
+    "for (i = 0; i < n; i++)\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    for (k = 0; k < n; k++)\n"
+    "      C[i][j] += A[i][k] * B[k][j];\n"
+)
+# Two nests, each scheduled as its own two-member permutable band.
+ATAX = (
+    "for (i = 0; i < n; i++)\n"
+    "  y[i] = 0;\n"
+    "for (i = 0; i < m; i++) {\n"
+    "  tmp[i] = 0;\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    tmp[i] = tmp[i] + A[i][j] * x[j];\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    y[j] = y[j] + A[i][j] * tmp[i];\n"
+    "}\n"
+)
+JACOBI_1D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+    "}\n"
+)
+PREFIX_SUM = "for (i = 1; i < n; i++)\n  a[i] = a[i - 1] + b[i];\n"
+
+
+def _copy(rows: str, columns: str) -> str:
+    return f"for (i = 0; i < {rows}; i++)\n  for (j = 0; j < {columns}; j++)\n    b[i][j] = a[i][j];\n"
+
+
+def _plan(kernel: Kernel, schedule: isl.Schedule | None = None, **options: Any) -> TilePlan:
+    if schedule is None:
+        _, schedule = kernel.scheduled()
+    return plan_tiling(schedule, TilingOptions(**options), kernel.full)
+
+
+def _partial(band: isl.ScheduleNode) -> isl.UnionMap:
+    return band.band_get_partial_schedule_union_map().intersect_domain(band.get_domain())
+
+
+def test_permutable_band_gets_the_default_size(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+
+    plan = _plan(kernel)
+
+    assert plan == TilePlan((TiledBand((0,), (32, 32, 32), "default size 32"),))
+
+
+def test_default_size_is_an_option(kernel_of: KernelOf) -> None:
+    plan = _plan(kernel_of(MATMUL), default_size=16)
+
+    assert [band.sizes for band in plan.bands] == [(16, 16, 16)]
+
+
+def test_single_member_bands_are_not_tiled(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(PREFIX_SUM)
+    _, schedule = kernel.scheduled()
+    assert [band.band_n_member() for _, band in band_nodes(schedule)] == [1]
+
+    assert _plan(kernel, schedule) == TilePlan(())
+
+
+def test_non_permutable_bands_are_not_tiled(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+    schedule = kernel.band_schedule("{ S0[i, j, k] -> [i, j, k] }", permutable=False)
+
+    assert _plan(kernel, schedule) == TilePlan(())
+
+
+def test_tile_sizes_are_consumed_member_by_member_across_bands(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(ATAX)
+    _, schedule = kernel.scheduled()
+    default = _plan(kernel, schedule)
+    assert [band.sizes for band in default.bands] == [(32, 32), (32, 32)]
+
+    plan = _plan(kernel, schedule, sizes=(4, 8, 16))
+
+    assert [band.path for band in plan.bands] == [band.path for band in default.bands]
+    assert [band.sizes for band in plan.bands] == [(4, 8), (16, 32)]
+    assert {band.reason for band in plan.bands} == {"from --tile-sizes"}
+
+
+@pytest.mark.parametrize(("columns", "size"), [("3", 3), ("32", 32), ("33", 32)])
+def test_member_with_a_small_constant_extent_keeps_one_tile(kernel_of: KernelOf, columns: str, size: int) -> None:
+    kernel = kernel_of(_copy("n", columns))
+    _, schedule = kernel.scheduled()
+    ((_, band),) = band_nodes(schedule)
+    assert member_extent(band, 0) is None
+    assert member_extent(band, 1) == int(columns)
+
+    plan = _plan(kernel, schedule)
+
+    assert [band.sizes for band in plan.bands] == [(32, size)]
+
+
+def test_small_extent_overrides_a_given_size_but_still_consumes_it(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(_copy("n", "3"))
+
+    plan = _plan(kernel, sizes=(16, 64))
+
+    assert [band.sizes for band in plan.bands] == [(16, 3)]
+
+
+def test_disabled_tiling_plans_nothing(kernel_of: KernelOf) -> None:
+    plan = _plan(kernel_of(MATMUL), enabled=False, sizes=(8, 8, 8), second_level=True)
+
+    assert plan == TilePlan(())
+
+
+def test_second_level_adds_outer_sizes(kernel_of: KernelOf) -> None:
+    plan = _plan(kernel_of(MATMUL), second_level=True)
+
+    assert [(band.sizes, band.outer_sizes) for band in plan.bands] == [((32, 32, 32), (8, 8, 8))]
+
+
+@pytest.mark.parametrize(("rows", "outer"), [("100", ()), ("256", ()), ("300", (8, 8))])
+def test_second_level_only_where_an_extent_may_exceed_it(
+    kernel_of: KernelOf, rows: str, outer: tuple[int, ...]
+) -> None:
+    plan = _plan(kernel_of(_copy(rows, "100")), second_level=True)
+
+    assert [band.outer_sizes for band in plan.bands] == [outer]
+
+
+def test_second_level_skips_wavefront_bands(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    schedule = kernel.isl_schedule()
+    ((path, band),) = band_nodes(schedule)
+    assert band.band_n_member() == 2 and band.band_get_permutable()
+    assert not any(parallel_outermost(band, m, kernel.full) for m in range(2)), "expected a time-skewed band"
+
+    plan = _plan(kernel, schedule, second_level=True)
+
+    assert plan == TilePlan((TiledBand(path, (32, 32), "default size 32", ()),))
+
+
+def test_apply_tiling_puts_a_tile_band_above_a_point_band(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+    _, schedule = kernel.scheduled()
+    plan = _plan(kernel, schedule, sizes=(32, 16, 8))
+
+    tiled = apply_tiling(schedule, plan)
+
+    tile = node_at(tiled, plan.bands[0].path)
+    point = tile.child(0)
+    assert point.get_type() == isl.schedule_node_type.band
+    domain = kernel.model.domain
+    expected_tile = kernel.union_map("[n] -> { S0[i, j, k] -> [floor(i/32), floor(j/16), floor(k/8)] }")
+    assert _partial(tile).is_equal(expected_tile.intersect_domain(domain))
+    assert _partial(point).is_equal(kernel.union_map("[n] -> { S0[i, j, k] -> [i, j, k] }").intersect_domain(domain))
+    assert tile.band_get_permutable() and point.band_get_permutable()
+    assert schedule_respects(tiled, kernel.full)
+
+
+def test_apply_tiling_with_a_second_level(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+    _, schedule = kernel.scheduled()
+    plan = _plan(kernel, schedule, second_level=True)
+
+    tiled = apply_tiling(schedule, plan)
+
+    outer = node_at(tiled, plan.bands[0].path)
+    tile, point = outer.child(0), outer.child(0).child(0)
+    domain = kernel.model.domain
+    tiles_of = "[n] -> {{ S0[i, j, k] -> [floor(i/{0}), floor(j/{0}), floor(k/{0})] }}"
+    assert _partial(outer).is_equal(kernel.union_map(tiles_of.format(256)).intersect_domain(domain))
+    assert _partial(tile).is_equal(kernel.union_map(tiles_of.format(32)).intersect_domain(domain))
+    assert point.get_type() == isl.schedule_node_type.band and point.band_n_member() == 3
+    assert schedule_respects(tiled, kernel.full)
+
+
+@pytest.mark.parametrize("body", [MATMUL, ATAX, JACOBI_1D], ids=["matmul", "atax", "jacobi-1d"])
+def test_tiled_schedules_respect_every_dependence(kernel_of: KernelOf, body: str) -> None:
+    kernel = kernel_of(body)
+    schedule = kernel.isl_schedule()
+    plan = _plan(kernel, schedule, sizes=(5, 7, 3))
+    assert plan.bands
+
+    assert schedule_respects(apply_tiling(schedule, plan), kernel.full)
+
+
+def test_tile_band_paths_of_flat_plans_are_the_planned_paths(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(ATAX)
+    _, schedule = kernel.scheduled()
+    plan = _plan(kernel, schedule)
+
+    paths = tile_band_paths(plan)
+
+    assert paths == {band.path for band in plan.bands}
+    tiled = apply_tiling(schedule, plan)
+    for path in paths:
+        assert node_at(tiled, path).child(0).get_type() == isl.schedule_node_type.band
+
+
+def test_tile_band_paths_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(
+        "for (i = 0; i < n; i++)\n"
+        "  for (j = 0; j < n; j++)\n"
+        "    for (k = 0; k < n; k++)\n"
+        "      for (l = 0; l < n; l++)\n"
+        "        a[i][j][k][l] = b[i][j][k][l];\n"
+    )
+    schedule = kernel.band_schedule("{ S0[i, j, k, l] -> [i, j] }", "{ S0[i, j, k, l] -> [k, l] }")
+    plan = _plan(kernel, schedule)
+    assert [band.path for band in plan.bands] == [(0,), (0, 0)]
+
+    paths = tile_band_paths(plan)
+
+    # The outer band's point band is inserted between it and the inner band.
+    assert paths == {(0,), (0, 0, 0)}
+    tiled = apply_tiling(schedule, plan)
+    domain = kernel.model.domain
+    inner_tile = node_at(tiled, (0, 0, 0))
+    expected = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/32), floor(l/32)] }").intersect_domain(domain)
+    assert _partial(inner_tile).is_equal(expected)
+    assert inner_tile.child(0).get_type() == isl.schedule_node_type.band

@@ -1,0 +1,177 @@
+"""Tests for ``polyopt.transform.vector``: the innermost (vector) loop of each innermost band (seed 000,
+Alg. 5), its ``omp simd`` mark, and the parallel loop it must leave in place."""
+
+from __future__ import annotations
+
+import islpy as isl
+import pytest
+
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.options import Options
+from polyopt.pipeline import _transform
+from polyopt.schedule_tree import band_nodes, carries, member_expressions
+from polyopt.transform.parallel import apply_parallel, plan_parallel
+from polyopt.transform.tiling import TilingOptions
+from polyopt.transform.vector import VectorLoop, apply_vector, plan_vector
+from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
+
+GEMM = (
+    "for (i = 0; i < ni; i++) {\n"
+    "  for (j = 0; j < nj; j++)\n"
+    "    C[i][j] *= beta;\n"
+    "  for (k = 0; k < nk; k++)\n"
+    "    for (j = 0; j < nj; j++)\n"
+    "      C[i][j] += alpha * A[i][k] * B[k][j];\n"
+    "}\n"
+)
+ATAX = (
+    "for (i = 0; i < n; i++)\n"
+    "  y[i] = 0;\n"
+    "for (i = 0; i < m; i++) {\n"
+    "  tmp[i] = 0;\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    tmp[i] = tmp[i] + A[i][j] * x[j];\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    y[j] = y[j] + A[i][j] * tmp[i];\n"
+    "}\n"
+)
+ROW_SUMS = "for (i = 0; i < n; i++)\n  for (k = 0; k < n; k++)\n    s[i] = s[i] + A[i][k];\n"
+DOT = "for (i = 0; i < n; i++)\n  s = s + a[i] * b[i];\n"
+NOTILE = Options(tiling=TilingOptions(enabled=False))
+
+
+def _innermost(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.ScheduleNode]]:
+    """Bands with no band below them (the ones ``plan_vector`` decides on)."""
+    bands = band_nodes(schedule)
+    return [(path, band) for path, band in bands if not any(p != path and p[: len(path)] == path for p, _ in bands)]
+
+
+def _loop(loops: tuple[VectorLoop, ...], statement: str) -> VectorLoop:
+    """The vector decision of the band that holds ``statement``."""
+    found = [loop for loop in loops if any(statement in expr for expr in _statements(loop))]
+    assert len(found) == 1, loops
+    return found[0]
+
+
+def _statements(loop: VectorLoop) -> list[str]:
+    return [loop.chosen] + [name for name, _ in loop.scores]
+
+
+def _plan_on_isl_schedule(kernel: Kernel) -> tuple[isl.Schedule, tuple[VectorLoop, ...]]:
+    _, schedule = kernel.scheduled()
+    return schedule, plan_vector(kernel.model, schedule, kernel.full).loops
+
+
+def test_gemm_point_band_runs_j_innermost_as_a_simd_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(GEMM)
+
+    schedule, decisions = _transform(kernel.model, kernel.deps, Options())
+
+    (loop,) = decisions.vector.loops
+    assert (loop.chosen, loop.simd) == ("j", True)
+    scores = dict(loop.scores)
+    assert scores["j"].score == max(score.score for score in scores.values())
+    assert scores["j"].vectorizable
+    ((_, simd),) = marked_bands(schedule, SIMD_MARK)
+    assert simd.band_n_member() == 1
+    assert member_expressions(simd, 0) == {"S0": "j", "S1": "j"}
+    assert _innermost(schedule) == [(path, band) for path, band in band_nodes(schedule) if band.is_equal(simd)]
+
+
+def test_gemm_vector_loop_without_tiling(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(GEMM)
+
+    schedule, decisions = _transform(kernel.model, kernel.deps, NOTILE)
+
+    (loop,) = decisions.vector.loops
+    assert (loop.chosen, loop.simd) == ("j", True)
+    ((_, simd),) = marked_bands(schedule, SIMD_MARK)
+    assert member_expressions(simd, 0) == {"S0": "j", "S1": "j"}
+    ((_, outer),) = marked_bands(schedule, PARALLEL_MARK)
+    assert member_expressions(outer, 0) == {"S0": "i", "S1": "i"}
+
+
+def test_a_reduction_loop_is_never_a_simd_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(ROW_SUMS)
+
+    schedule, loops = _plan_on_isl_schedule(kernel)
+
+    (loop,) = loops
+    scores = dict(loop.scores)
+    # k has the better strides (A[i][k] stride 1, s[i] stride 0) but carries the sum.
+    assert loop.chosen == "k" and scores["k"].score > scores["i"].score
+    assert not loop.simd and not scores["k"].vectorizable
+    assert marked_bands(apply_vector(schedule, plan_vector(kernel.model, schedule, kernel.full)), SIMD_MARK) == []
+
+
+def test_a_scalar_reduction_is_not_a_simd_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(DOT)
+
+    schedule, loops = _plan_on_isl_schedule(kernel)
+
+    (loop,) = loops
+    assert loop.chosen == "i" and not loop.simd
+
+
+def test_the_parallel_member_of_a_marked_band_stays_outermost(kernel_of: KernelOf) -> None:
+    """atax --notile: y[j] += A[i][j] * tmp[i] is scheduled (j, i) with j parallel; j would score best
+    innermost (stride 1 on A and y) but must stay the parallel loop."""
+    kernel = kernel_of(ATAX)
+    _, schedule = kernel.scheduled()
+    schedule = apply_parallel(schedule, plan_parallel(schedule, kernel.full))
+    marked = {member_expressions(band, 0).get("S3"): (path, band) for path, band in marked_bands(schedule, PARALLEL_MARK)}
+    assert "j" in marked, "expected S3's band to run j in parallel"
+    path, band = marked["j"]
+    assert band.band_n_member() == 2 and member_expressions(band, 1) == {"S3": "i"}
+
+    plan = plan_vector(kernel.model, schedule, kernel.full)
+
+    (loop,) = [loop for loop in plan.loops if loop.path == path]
+    assert loop.member == 1 and loop.chosen == "i"
+    assert [name for name, _ in loop.scores] == ["i"]
+    vectorized = apply_vector(schedule, plan)
+    parallel_bands = [b for _, b in marked_bands(vectorized, PARALLEL_MARK) if "S3" in member_expressions(b, 0)]
+    assert [member_expressions(b, 0) for b in parallel_bands] == [{"S3": "j"}]
+    assert_legal(vectorized, kernel.full)
+
+
+def test_atax_notile_pipeline_keeps_every_parallel_loop_outermost(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(ATAX)
+
+    schedule, decisions = _transform(kernel.model, kernel.deps, NOTILE)
+
+    expected = sorted(sorted({expr for _, expr in loop.expressions}) for loop in decisions.parallel.loops)
+    marked = [member_expressions(band, 0) for _, band in marked_bands(schedule, PARALLEL_MARK)]
+    assert sorted(sorted(set(m.values())) for m in marked) == expected
+    assert_legal(schedule, kernel.full)
+
+
+SNIPPETS = {
+    "gemm": GEMM,
+    "atax": ATAX,
+    "row-sums": ROW_SUMS,
+    "dot": DOT,
+    "transpose": "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    b[i][j] = a[j][i];\n",
+    "jacobi-1d": (
+        "for (t = 0; t < T; t++) {\n"
+        "  for (i = 1; i < n - 1; i++)\n"
+        "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+        "  for (i = 1; i < n - 1; i++)\n"
+        "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("options", [Options(), NOTILE, Options(parallel=False)], ids=["default", "notile", "noparallel"])
+@pytest.mark.parametrize("body", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_apply_vector_respects_every_dependence(kernel_of: KernelOf, body: str, options: Options) -> None:
+    kernel = kernel_of(body)
+
+    schedule, decisions = _transform(kernel.model, kernel.deps, options)
+
+    assert_legal(schedule, kernel.full)
+    assert len(marked_bands(schedule, SIMD_MARK)) == sum(loop.simd for loop in decisions.vector.loops)
+    for _, band in marked_bands(schedule, SIMD_MARK):
+        assert band.band_n_member() == 1
+        assert not carries(band, 0, kernel.full)
