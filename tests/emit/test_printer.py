@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import islpy as isl
 import pytest
 from pycparser import c_ast
 
@@ -12,12 +11,14 @@ from polyopt import __version__
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CBlock, CFor, CIf, CStmt
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import PARALLEL_MARK, Generated, generate
+from polyopt.emit.isl_ast import Generated, generate
 from polyopt.emit.splice import HELPER_DEFINITIONS, RegionCode, render_region, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import Region, find_regions
+from polyopt.marks import PARALLEL_MARK
 from polyopt.model import PolyModel, build_model
+from polyopt.schedule_tree import insert_loop_mark
 
 ParseBody = Callable[[str], c_ast.Compound]
 ModelOf = Callable[[str], PolyModel]
@@ -208,7 +209,7 @@ def test_decreasing_loop_substitutes_a_negated_iterator(model_of: ModelOf) -> No
 def test_parallel_mark_becomes_an_omp_pragma(model_of: ModelOf) -> None:
     model = model_of("for (i = 0; i < n; i++)\n  a[i] = b[i];\n")
     band = model.schedule.get_root().child(0)
-    marked = band.insert_mark(isl.Id(PARALLEL_MARK, context=model.ctx)).get_schedule()
+    marked = insert_loop_mark(band, PARALLEL_MARK).get_schedule()
 
     generated = generate(marked, model.scop, "t")
 
