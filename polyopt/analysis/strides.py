@@ -31,9 +31,19 @@ def _fixed(space: isl.Space, values: list[int]) -> isl.Set:
     return result
 
 
+def _varies(schedule: isl.Map, position: int) -> bool:
+    """Whether schedule dimension ``position`` takes more than one value for the statement."""
+    values = schedule.range()
+    rank = values.dim(isl.dim_type.set)
+    values = values.project_out(isl.dim_type.set, position + 1, rank - position - 1)
+    values = values.project_out(isl.dim_type.set, 0, position)
+    differences = isl.Map.from_domain_and_range(values, values).deltas()
+    return not differences.is_subset(_fixed(differences.get_space(), [0]))
+
+
 def _classify(deltas: isl.Set) -> str:
     rank = deltas.dim(isl.dim_type.set)
-    if deltas.is_empty() or rank == 0:
+    if rank == 0:
         return TEMPORAL
     space = deltas.get_space()
     zero = _fixed(space, [0] * rank)
@@ -54,7 +64,12 @@ def access_stride(schedule: isl.Map, access: isl.Map, position: int) -> str:
     at_time = schedule.reverse().apply_range(access)
     shift = _shift(schedule.dim(isl.dim_type.out), position, access.get_ctx())
     moved = at_time.reverse().apply_range(shift.align_params(at_time.get_space())).apply_range(at_time)
-    return _classify(moved.deltas())
+    deltas = moved.deltas()
+    if deltas.is_empty() and access.dim(isl.dim_type.out) > 0:
+        # No instance one step ahead: the dimension is constant here (stride 0),
+        # or it advances in larger steps (a loop with a step: not contiguous).
+        return SCATTERED if _varies(schedule, position) else TEMPORAL
+    return _classify(deltas)
 
 
 @dataclass(frozen=True)

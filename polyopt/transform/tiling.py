@@ -89,6 +89,7 @@ def plan_tiling(schedule: isl.Schedule, options: TilingOptions, dependences: isl
             continue
         sizes: list[int] = []
         small = True
+        given = len(queue)
         for member in range(members):
             size = queue.pop(0) if queue else options.default_size
             extent = member_extent(band, member)
@@ -96,11 +97,19 @@ def plan_tiling(schedule: isl.Schedule, options: TilingOptions, dependences: isl
                 size = max(extent, 1)
             small = small and extent is not None and extent <= size * options.l2_factor
             sizes.append(size)
-        reason = "from --tile-sizes" if options.sizes else f"default size {options.default_size}"
+        reason = _reason(given, members, options.default_size)
         wavefront = not any(parallel_outermost(band, m, dependences) for m in range(members))
         outer = (options.l2_factor,) * members if options.second_level and not small and not wavefront else ()
         chosen.append(TiledBand(path, tuple(sizes), reason, outer))
     return TilePlan(tuple(chosen))
+
+
+def _reason(given: int, members: int, default: int) -> str:
+    if given >= members:
+        return "from --tile-sizes"
+    if given:
+        return f"from --tile-sizes, then default size {default}"
+    return f"default size {default}"
 
 
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
@@ -122,14 +131,21 @@ def _tile(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNode:
 
 
 def tile_band_paths(plan: TilePlan) -> frozenset[tuple[int, ...]]:
-    """Paths of the tile bands once the plan is applied (a point band sits below each)."""
+    """Paths of the outermost tile bands once the plan is applied.
+
+    A tiled ancestor gains one band below it (the point band), or two with a
+    second level (tile and point bands below the L2 band).
+    """
     paths: set[tuple[int, ...]] = set()
     for tiled in plan.bands:
         path = tiled.path
         ancestors = sorted(
-            (o.path for o in plan.bands if o.path != path and path[: len(o.path)] == o.path), key=len, reverse=True
+            (o for o in plan.bands if o.path != path and path[: len(o.path)] == o.path),
+            key=lambda o: len(o.path),
+            reverse=True,
         )
         for ancestor in ancestors:
-            path = ancestor + (0,) + path[len(ancestor) :]
+            below = (0, 0) if ancestor.outer_sizes else (0,)
+            path = ancestor.path + below + path[len(ancestor.path) :]
         paths.add(path)
     return frozenset(paths)

@@ -40,6 +40,13 @@ def test_access_stride_along_an_identity_schedule(access: str, position: int, ex
     assert access_stride(schedule, relation, position) == expected
 
 
+def test_access_stride_along_a_loop_with_a_step() -> None:
+    schedule = isl.Map("[n] -> { S[i] -> [i] : 0 <= i < n and i mod 2 = 0 }")
+    relation = isl.Map("[n] -> { S[i] -> A[i] }").intersect_domain(schedule.domain())
+
+    assert access_stride(schedule, relation, 0) == SCATTERED
+
+
 def test_access_stride_follows_the_schedule_not_the_iterator_order() -> None:
     interchanged = isl.Map("[n] -> { S[i, j] -> [j, i] : 0 <= i, j < n }")
     relation = isl.Map("[n] -> { S[i, j] -> A[i, j] : 0 <= i, j < n }")

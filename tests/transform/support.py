@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences, compute_dependences
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK, parse_mark
 from polyopt.frontend.scop import Scop
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK, parse_mark
 from polyopt.model import PolyModel, build_model
 from polyopt.schedule_tree import band_nodes, carries, schedule_respects
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region

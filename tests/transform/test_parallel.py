@@ -8,7 +8,14 @@ import pytest
 
 import polyopt.transform.parallel as parallel
 from polyopt.marks import PARALLEL_MARK
-from polyopt.schedule_tree import band_nodes, carries, mark_parent, node_at, parallel_outermost
+from polyopt.schedule_tree import (
+    band_nodes,
+    carries,
+    mark_parent,
+    member_expressions,
+    node_at,
+    parallel_outermost,
+)
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
@@ -68,6 +75,11 @@ def test_gemm_runs_its_outermost_loop_in_parallel(kernel_of: KernelOf) -> None:
     plan = plan_parallel(schedule, kernel.full)
 
     assert plan == ParallelPlan((ParallelLoop((0,), 0, False, (("S0", "i"), ("S1", "i"))),))
+    marked = apply_parallel(schedule, plan)
+    ((path, band),) = marked_bands(marked, PARALLEL_MARK)
+    assert path == (0, 0) and mark_parent(band) == PARALLEL_MARK
+    assert member_expressions(band, 0) == {"S0": "i", "S1": "i"}
+    assert not carries(band, 0, kernel.full)
 
 
 def test_one_parallel_loop_per_nest_in_the_original_order(kernel_of: KernelOf) -> None:
@@ -100,6 +112,7 @@ def test_a_member_parallel_outermost_is_moved_outward(kernel_of: KernelOf) -> No
     marked = apply_parallel(schedule, plan)
     ((_, band),) = marked_bands(marked, PARALLEL_MARK)
     assert band.band_get_partial_schedule_union_map().is_equal(kernel.union_map("[n, m] -> { S0[i, j] -> [j, i] }"))
+    assert not carries(band, 0, kernel.full)
     assert_legal(marked, kernel.full)
 
 
@@ -185,7 +198,10 @@ def test_short_parallel_loop_inside_a_sequential_loop_is_not_used(
 
 def test_two_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_of: KernelOf) -> None:
     kernel = kernel_of(
-        "for (t = 0; t < T; t++)\n  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n      a[i][j] = a[i][j] + b[t];\n"
+        "for (t = 0; t < T; t++)\n"
+        "  for (i = 0; i < n; i++)\n"
+        "    for (j = 0; j < n; j++)\n"
+        "      a[i][j] = a[i][j] + b[t];\n"
     )
 
     plan = plan_parallel(kernel.model.schedule, kernel.full)

@@ -102,7 +102,7 @@ def test_tile_sizes_are_consumed_member_by_member_across_bands(kernel_of: Kernel
 
     assert [band.path for band in plan.bands] == [band.path for band in default.bands]
     assert [band.sizes for band in plan.bands] == [(4, 8), (16, 32)]
-    assert {band.reason for band in plan.bands} == {"from --tile-sizes"}
+    assert plan.bands[0].reason == "from --tile-sizes"
 
 
 @pytest.mark.parametrize(("columns", "size"), [("3", 3), ("32", 32), ("33", 32)])
@@ -217,15 +217,19 @@ def test_tile_band_paths_of_flat_plans_are_the_planned_paths(kernel_of: KernelOf
         assert node_at(tiled, path).child(0).get_type() == isl.schedule_node_type.band
 
 
+COPY_4D = (
+    "for (i = 0; i < n; i++)\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    for (k = 0; k < n; k++)\n"
+    "      for (l = 0; l < n; l++)\n"
+    "        a[i][j][k][l] = b[i][j][k][l];\n"
+)
+NESTED_BANDS = ("{ S0[i, j, k, l] -> [i, j] }", "{ S0[i, j, k, l] -> [k, l] }")
+
+
 def test_tile_band_paths_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
-    kernel = kernel_of(
-        "for (i = 0; i < n; i++)\n"
-        "  for (j = 0; j < n; j++)\n"
-        "    for (k = 0; k < n; k++)\n"
-        "      for (l = 0; l < n; l++)\n"
-        "        a[i][j][k][l] = b[i][j][k][l];\n"
-    )
-    schedule = kernel.band_schedule("{ S0[i, j, k, l] -> [i, j] }", "{ S0[i, j, k, l] -> [k, l] }")
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
     plan = _plan(kernel, schedule)
     assert [band.path for band in plan.bands] == [(0,), (0, 0)]
 
@@ -239,3 +243,15 @@ def test_tile_band_paths_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
     expected = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/32), floor(l/32)] }").intersect_domain(domain)
     assert _partial(inner_tile).is_equal(expected)
     assert inner_tile.child(0).get_type() == isl.schedule_node_type.band
+
+
+def test_tile_band_paths_of_nested_tiled_bands_with_a_second_level(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    plan = _plan(kernel, schedule, second_level=True)
+    assert [(band.path, band.outer_sizes) for band in plan.bands] == [((0,), (8, 8)), ((0, 0), (8, 8))]
+    tiled = apply_tiling(schedule, plan)
+    inner_l2 = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/256), floor(l/256)] }")
+    assert _partial(node_at(tiled, (0, 0, 0, 0))).is_equal(inner_l2.intersect_domain(kernel.model.domain))
+
+    assert tile_band_paths(plan) == {(0,), (0, 0, 0, 0)}

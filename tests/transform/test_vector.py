@@ -46,17 +46,6 @@ def _innermost(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.Schedu
     return [(path, band) for path, band in bands if not any(p != path and p[: len(path)] == path for p, _ in bands)]
 
 
-def _loop(loops: tuple[VectorLoop, ...], statement: str) -> VectorLoop:
-    """The vector decision of the band that holds ``statement``."""
-    found = [loop for loop in loops if any(statement in expr for expr in _statements(loop))]
-    assert len(found) == 1, loops
-    return found[0]
-
-
-def _statements(loop: VectorLoop) -> list[str]:
-    return [loop.chosen] + [name for name, _ in loop.scores]
-
-
 def _plan_on_isl_schedule(kernel: Kernel) -> tuple[isl.Schedule, tuple[VectorLoop, ...]]:
     _, schedule = kernel.scheduled()
     return schedule, plan_vector(kernel.model, schedule, kernel.full).loops
@@ -113,13 +102,26 @@ def test_a_scalar_reduction_is_not_a_simd_loop(kernel_of: KernelOf) -> None:
     assert loop.chosen == "i" and not loop.simd
 
 
+def test_a_stride_2_loop_is_not_a_simd_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of("for (i = 0; i < n; i += 2)\n  a[i] = b[i];\n")
+
+    _, loops = _plan_on_isl_schedule(kernel)
+
+    (loop,) = loops
+    ((_, score),) = loop.scores
+    assert (score.spatial, score.temporal) == (0, 0)
+    assert not loop.simd
+
+
 def test_the_parallel_member_of_a_marked_band_stays_outermost(kernel_of: KernelOf) -> None:
     """atax --notile: y[j] += A[i][j] * tmp[i] is scheduled (j, i) with j parallel; j would score best
     innermost (stride 1 on A and y) but must stay the parallel loop."""
     kernel = kernel_of(ATAX)
     _, schedule = kernel.scheduled()
     schedule = apply_parallel(schedule, plan_parallel(schedule, kernel.full))
-    marked = {member_expressions(band, 0).get("S3"): (path, band) for path, band in marked_bands(schedule, PARALLEL_MARK)}
+    marked = {
+        member_expressions(band, 0).get("S3"): (path, band) for path, band in marked_bands(schedule, PARALLEL_MARK)
+    }
     assert "j" in marked, "expected S3's band to run j in parallel"
     path, band = marked["j"]
     assert band.band_n_member() == 2 and member_expressions(band, 1) == {"S3": "i"}
@@ -163,7 +165,9 @@ SNIPPETS = {
 }
 
 
-@pytest.mark.parametrize("options", [Options(), NOTILE, Options(parallel=False)], ids=["default", "notile", "noparallel"])
+@pytest.mark.parametrize(
+    "options", [Options(), NOTILE, Options(parallel=False)], ids=["default", "notile", "noparallel"]
+)
 @pytest.mark.parametrize("body", SNIPPETS.values(), ids=SNIPPETS.keys())
 def test_apply_vector_respects_every_dependence(kernel_of: KernelOf, body: str, options: Options) -> None:
     kernel = kernel_of(body)
