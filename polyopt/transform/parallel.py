@@ -12,8 +12,9 @@ runs the tiles of one wavefront in parallel.  The marks are re-proved by
 
 A parallel loop nested in sequential loops starts a parallel region per
 iteration of them; it is only worth it when the loop does at least a
-two-dimensional amount of work (``MIN_NESTED_DEPTH`` loop levels including
-itself), otherwise the nest stays sequential there and the search goes deeper.
+large amount of work: its statements must have at least ``MIN_NESTED_DEPTH``
+loop dimensions below the enclosing ones (tile loops do not count), otherwise
+the nest stays sequential there and the search goes deeper.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import islpy as isl
 from polyopt.marks import PARALLEL_MARK
 from polyopt.schedule_tree import (
     band_nodes,
-    depth_below,
     insert_loop_mark,
     member_expressions,
     members,
@@ -64,10 +64,17 @@ class ParallelPlan:
     loops: tuple[ParallelLoop, ...]
 
 
+def _work_dimensions(band: isl.ScheduleNode) -> int:
+    """Loop dimensions of the band's statements that lie below the enclosing schedule."""
+    dims: list[int] = []
+    band.get_domain().foreach_set(lambda domain: dims.append(domain.dim(isl.dim_type.set)))
+    return max(dims, default=0) - band.get_schedule_depth()
+
+
 def _choose(
     band: isl.ScheduleNode, path: tuple[int, ...], dependences: isl.UnionMap, tiled: set[tuple[int, ...]]
 ) -> ParallelLoop | None:
-    if band.get_schedule_depth() > 0 and depth_below(band) < MIN_NESTED_DEPTH:
+    if band.get_schedule_depth() > 0 and _work_dimensions(band) < MIN_NESTED_DEPTH:
         return None
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)

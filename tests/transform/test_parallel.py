@@ -209,6 +209,20 @@ def test_two_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_o
     assert plan == ParallelPlan((ParallelLoop((0, 0), 0, False, (("S0", "i"),)),))
 
 
+def test_three_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(
+        "for (t = 0; t < T; t++)\n"
+        "  for (i = 0; i < n; i++)\n"
+        "    for (j = 0; j < n; j++)\n"
+        "      for (k = 0; k < n; k++)\n"
+        "        a[i][j][k] = a[i][j][k] + b[t];\n"
+    )
+
+    plan = plan_parallel(kernel.model.schedule, kernel.full)
+
+    assert plan == ParallelPlan((ParallelLoop((0, 0), 0, False, (("S0", "i"),)),))
+
+
 @pytest.mark.parametrize(
     "body",
     [GEMM, JACOBI_1D, LU, DURBIN_LIKE, SKEWED_2D],
