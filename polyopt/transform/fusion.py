@@ -19,7 +19,7 @@ import islpy as isl
 from polyopt.analysis.dependences import Dependences
 from polyopt.frontend.scop import Loop, Node, Scop
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import member_expressions, parallel_outermost
+from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import (
     SchedulerOptions,
@@ -147,14 +147,57 @@ def _band_depth(schedule: isl.Schedule) -> int:
     return max((band.band_n_member() for band in _top_bands(schedule)), default=0)
 
 
-def _steps_in_time(schedule: isl.Schedule) -> bool:
-    """Whether the outermost bands are plain original loops (a time loop, not a skewed hyperplane)."""
-    return all(
-        expression.isidentifier()
-        for band in _top_bands(schedule)
-        for member in range(band.band_n_member())
-        for expression in member_expressions(band, member).values()
-    )
+def _stepwise_schedule(
+    model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions
+) -> isl.Schedule | None:
+    """The group's original outer (time) loop, with one step scheduled by isl inside it.
+
+    Only for a group that is a single loop nest.  Dependences between
+    different steps are respected by running the steps in order; isl sees
+    only those within a step, which keeps its problem small.
+    """
+    if len(group.nests) != 1:
+        return None
+    original = original_group_schedule(model, group.statements)
+    outer = original.get_root().child(0)
+    if outer.get_type() != isl.schedule_node_type.band:
+        return None
+    steps = outer.band_get_partial_schedule()
+    step = isl.UnionMap.from_multi_union_pw_aff(steps)
+    within = dependences.intersect(step.apply_range(step.reverse()))
+    inner = schedule_group(model, group.statements, within, options, outer_parallel=True)
+    if inner is None:
+        return None
+    return _without_step_members(inner, step).insert_partial_schedule(steps)
+
+
+def _without_step_members(schedule: isl.Schedule, step: isl.UnionMap) -> isl.Schedule:
+    """Drop from the outermost bands the members that only repeat the step (constant within a step)."""
+    top = [
+        path
+        for path, band in band_nodes(schedule)
+        if not any(node_at(schedule, path[:cut]).get_type() == isl.schedule_node_type.band for cut in range(len(path)))
+    ]
+    for path in sorted(top, reverse=True):
+        schedule = _drop_step_members(node_at(schedule, path), step)
+    return schedule
+
+
+def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedule:
+    domain = band.get_domain()
+    same_step = step.apply_range(step.reverse()).intersect_domain(domain).intersect_range(domain)
+    partial = band.band_get_partial_schedule()
+    for member in reversed(range(band.band_n_member())):
+        value = isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(member))
+        if same_step.is_subset(value.apply_range(value.reverse())):
+            partial = partial.drop_dims(isl.dim_type.set, member, 1)
+    if partial.dim(isl.dim_type.set) == band.band_n_member():
+        return band.get_schedule()
+    permutable = band.band_get_permutable()
+    node = band.delete()
+    if partial.dim(isl.dim_type.set) > 0:
+        node = node.insert_partial_schedule(partial).band_set_permutable(permutable)
+    return node.get_schedule()
 
 
 def _group_schedule(
@@ -168,6 +211,7 @@ def _group_schedule(
     tiles are then mostly partial and guarded), a schedule whose outer loop is
     an original (time) loop, with parallel loops inside giving every statement
     one, is used instead when it exists: it streams whole rows per time step.
+    Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
     schedule = schedule_group(model, group.statements, deps.reduced, options)
@@ -175,8 +219,8 @@ def _group_schedule(
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
     if options.outer_parallel or _outer_parallel(schedule, deps.full) or _band_depth(schedule) <= MAX_WAVEFRONT_DEPTH:
         return schedule, None
-    stepwise = schedule_group(model, group.statements, deps.reduced, options, outer_parallel=True)
-    if stepwise is not None and _steps_in_time(stepwise) and _covered(stepwise, deps.full, group.statements):
+    stepwise = _stepwise_schedule(model, group, deps.reduced, options)
+    if stepwise is not None and _covered(stepwise, deps.full, group.statements):
         return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
     return schedule, None
 
