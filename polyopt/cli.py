@@ -124,6 +124,10 @@ def main(
     polyhedral model and replaced by generated OpenMP C; everything else in the
     file is copied unchanged.  A region outside the model is kept as written,
     with a warning.
+
+    Exit status: 0 on success (warnings allowed), 1 when the input cannot be
+    read or is not valid C, or the output cannot be written (nothing is
+    written then), 2 for a usage error.
     """
     try:
         sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()

@@ -1,8 +1,7 @@
 """Diagnostics: the exception hierarchy and compiler-style messages.
 
 Public: ``Location``, ``PolyoptError``, ``InputError``, ``UnsupportedRegion``,
-``IllegalTransform``, ``OutputError``, ``format_message``, ``EXIT_OK``,
-``EXIT_ERROR``.  Exit codes: 0 success (warnings allowed), 1 an error in the
+``IllegalTransform``, ``OutputError``, ``format_message``, ``EXIT_ERROR``.  Exit codes: 0 success (warnings allowed), 1 an error in the
 input or output file, 2 a usage error reported by the command line parser.
 """
 
@@ -10,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-EXIT_OK = 0
 EXIT_ERROR = 1
 
 

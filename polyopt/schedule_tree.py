@@ -2,7 +2,7 @@
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
-``depth_below``, ``mark_parent``, ``insert_loop_mark``, ``describe_schedule``, ``moved_outermost``,
+``mark_parent``, ``insert_loop_mark``, ``describe_schedule``, ``moved_outermost``,
 ``parallel_outermost``.
 """
 
@@ -124,19 +124,6 @@ def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.Uni
     holds the earlier members fixed, and moving the member outward frees them.
     """
     return not carries(moved_outermost(band, member), 0, dependences)
-
-
-def depth_below(band: isl.ScheduleNode) -> int:
-    """How many schedule dimensions the band and the nodes under it add (the deepest leaf)."""
-    deepest = [band.get_schedule_depth()]
-
-    def visit(node: isl.ScheduleNode) -> bool:
-        if node.get_type() == _NODE.leaf:
-            deepest.append(node.get_schedule_depth())
-        return True
-
-    band.foreach_descendant_top_down(visit)
-    return max(deepest) - band.get_schedule_depth()
 
 
 def mark_parent(node: isl.ScheduleNode) -> str | None:
