@@ -1,8 +1,9 @@
 """Diagnostics: the exception hierarchy and compiler-style messages.
 
 Public: ``Location``, ``PolyoptError``, ``InputError``, ``UnsupportedRegion``,
-``IllegalTransform``, ``OutputError``, ``format_message``, ``EXIT_ERROR``.  Exit codes: 0 success (warnings allowed), 1 an error in the
-input or output file, 2 a usage error reported by the command line parser.
+``IllegalTransform``, ``OutputError``, ``format_message``, ``EXIT_ERROR``.
+Exit codes: 0 success (warnings allowed), 1 an error in the input or output
+file, 2 a usage error reported by the command line parser.
 """
 
 from __future__ import annotations
