@@ -5,9 +5,11 @@ Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``apply_parallel`
 Top-down, the first band of each nest with a member that carries no
 dependence becomes the nest's parallel loop; in a permutable band that member
 is moved outermost.  When no member of a tiled permutable band is parallel
-(time-iterated stencils after skewing), its first two members are turned into
-a wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one
-runs the tiles of one wavefront in parallel.  The marks are re-proved by
+(time-iterated stencils after skewing) and the band has at least
+``MIN_WAVEFRONT_MEMBERS`` members, its first two members are turned into a
+wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one runs
+the tiles of one wavefront in parallel.  A two-member band (a 1-D stencil, a
+triangular solve) has too few tiles per wavefront to pay for the barriers.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
 
 A parallel loop nested in sequential loops starts a parallel region per
@@ -36,6 +38,7 @@ from polyopt.schedule_tree import (
 )
 
 MIN_NESTED_DEPTH = 2
+MIN_WAVEFRONT_MEMBERS = 3
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def _choose(
     for member in candidates:
         if parallel_outermost(band, member, dependences):
             return ParallelLoop(path, member, False, tuple(sorted(member_expressions(band, member).items())))
-    if path in tiled and count >= 2 and band.band_get_permutable():
+    if path in tiled and count >= MIN_WAVEFRONT_MEMBERS and band.band_get_permutable():
         return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
     return None
 

@@ -16,7 +16,13 @@ from polyopt.schedule_tree import (
     node_at,
     parallel_outermost,
 )
-from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.parallel import (
+    MIN_WAVEFRONT_MEMBERS,
+    ParallelLoop,
+    ParallelPlan,
+    apply_parallel,
+    plan_parallel,
+)
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 
@@ -50,6 +56,16 @@ JACOBI_1D = (
     "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
     "  for (i = 1; i < n - 1; i++)\n"
     "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+    "}\n"
+)
+JACOBI_2D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      B[i][j] = 0.2 * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      A[i][j] = 0.2 * (B[i][j] + B[i - 1][j] + B[i + 1][j] + B[i][j - 1] + B[i][j + 1]);\n"
     "}\n"
 )
 DURBIN_LIKE = (
@@ -141,11 +157,11 @@ def test_lu_band_gets_no_parallel_loop_from_a_member_parallel_only_inside(kernel
 
 
 def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> None:
-    kernel = kernel_of(JACOBI_1D)
+    kernel = kernel_of(JACOBI_2D)
     schedule = kernel.isl_schedule()
     ((path, band),) = band_nodes(schedule)
-    assert band.band_n_member() == 2
-    assert not any(parallel_outermost(band, m, kernel.full) for m in range(2)), "expected a time-skewed band"
+    assert band.band_n_member() == 3
+    assert not any(parallel_outermost(band, m, kernel.full) for m in range(3)), "expected a time-skewed band"
     tiled, paths = _tiled(kernel, schedule)
 
     plan = plan_parallel(tiled, kernel.full, paths)
@@ -155,6 +171,16 @@ def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> N
     assert {name for name, _ in loop.expressions} == {"S0", "S1"}
 
 
+def test_two_member_time_skewed_band_gets_no_wavefront(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    schedule = kernel.isl_schedule()
+    ((_, band),) = band_nodes(schedule)
+    assert band.band_n_member() == MIN_WAVEFRONT_MEMBERS - 1
+    tiled, paths = _tiled(kernel, schedule)
+
+    assert plan_parallel(tiled, kernel.full, paths) == ParallelPlan(())
+
+
 def test_untiled_time_skewed_stencil_has_no_wavefront(kernel_of: KernelOf) -> None:
     kernel = kernel_of(JACOBI_1D)
 
@@ -162,7 +188,7 @@ def test_untiled_time_skewed_stencil_has_no_wavefront(kernel_of: KernelOf) -> No
 
 
 def test_apply_parallel_skews_a_wavefront(kernel_of: KernelOf) -> None:
-    kernel = kernel_of(JACOBI_1D)
+    kernel = kernel_of(JACOBI_2D)
     tiled, paths = _tiled(kernel, kernel.isl_schedule())
     plan = plan_parallel(tiled, kernel.full, paths)
     (path,) = paths
