@@ -12,11 +12,12 @@ the tiles of one wavefront in parallel.  A two-member band (a 1-D stencil, a
 triangular solve) has too few tiles per wavefront to pay for the barriers.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
 
-A parallel loop nested in sequential loops starts a parallel region per
-iteration of them; it is only worth it when the loop does at least a
-large amount of work: its statements must have at least ``MIN_NESTED_DEPTH``
-loop dimensions below the enclosing ones (tile loops do not count), otherwise
-the nest stays sequential there and the search goes deeper.
+A parallel region costs a fork and a join; it is only worth it when the loop
+does a large amount of work: its statements must have at least
+``MIN_NESTED_DEPTH`` loop dimensions at or below it (tile loops do not count),
+otherwise the nest stays sequential there and the search goes deeper.  A loop
+nested in sequential loops starts a region per iteration of them, which makes
+this matter most there.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _work_dimensions(band: isl.ScheduleNode) -> int:
 def _choose(
     band: isl.ScheduleNode, path: tuple[int, ...], dependences: isl.UnionMap, tiled: set[tuple[int, ...]]
 ) -> ParallelLoop | None:
-    if band.get_schedule_depth() > 0 and _work_dimensions(band) < MIN_NESTED_DEPTH:
+    if _work_dimensions(band) < MIN_NESTED_DEPTH:
         return None
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)
