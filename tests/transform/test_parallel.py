@@ -24,17 +24,9 @@ from polyopt.transform.parallel import (
     plan_parallel,
 )
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
+from tests.transform.kernels import GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 
-GEMM = (
-    "for (i = 0; i < ni; i++) {\n"
-    "  for (j = 0; j < nj; j++)\n"
-    "    C[i][j] *= beta;\n"
-    "  for (k = 0; k < nk; k++)\n"
-    "    for (j = 0; j < nj; j++)\n"
-    "      C[i][j] += alpha * A[i][k] * B[k][j];\n"
-    "}\n"
-)
 # Dependence distances (1, 0) and (1, 1): i is parallel inside t, but not once moved outside it.
 SKEWED_2D = "for (t = 1; t < T; t++)\n  for (i = 1; i < n; i++)\n    B[t][i] = B[t - 1][i] + B[t - 1][i - 1];\n"
 LU = (
@@ -48,14 +40,6 @@ LU = (
     "    for (k = 0; k < i; k++)\n"
     "      A[i][j] -= A[i][k] * A[k][j];\n"
     "  }\n"
-    "}\n"
-)
-JACOBI_1D = (
-    "for (t = 0; t < T; t++) {\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
     "}\n"
 )
 JACOBI_2D = (

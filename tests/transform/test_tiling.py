@@ -18,6 +18,7 @@ from polyopt.transform.tiling import (
     plan_tiling,
     tile_band_paths,
 )
+from tests.transform.kernels import ATAX, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf
 
 MATMUL = (
@@ -27,25 +28,6 @@ MATMUL = (
     "      C[i][j] += A[i][k] * B[k][j];\n"
 )
 # Two nests, each scheduled as its own two-member permutable band.
-ATAX = (
-    "for (i = 0; i < n; i++)\n"
-    "  y[i] = 0;\n"
-    "for (i = 0; i < m; i++) {\n"
-    "  tmp[i] = 0;\n"
-    "  for (j = 0; j < n; j++)\n"
-    "    tmp[i] = tmp[i] + A[i][j] * x[j];\n"
-    "  for (j = 0; j < n; j++)\n"
-    "    y[j] = y[j] + A[i][j] * tmp[i];\n"
-    "}\n"
-)
-JACOBI_1D = (
-    "for (t = 0; t < T; t++) {\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
-    "}\n"
-)
 PREFIX_SUM = "for (i = 1; i < n; i++)\n  a[i] = a[i - 1] + b[i];\n"
 
 

@@ -13,28 +13,9 @@ from polyopt.schedule_tree import band_nodes, carries, member_expressions
 from polyopt.transform.parallel import apply_parallel, plan_parallel
 from polyopt.transform.tiling import TilingOptions
 from polyopt.transform.vector import VectorLoop, apply_vector, plan_vector
+from tests.transform.kernels import ATAX, GEMM
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 
-GEMM = (
-    "for (i = 0; i < ni; i++) {\n"
-    "  for (j = 0; j < nj; j++)\n"
-    "    C[i][j] *= beta;\n"
-    "  for (k = 0; k < nk; k++)\n"
-    "    for (j = 0; j < nj; j++)\n"
-    "      C[i][j] += alpha * A[i][k] * B[k][j];\n"
-    "}\n"
-)
-ATAX = (
-    "for (i = 0; i < n; i++)\n"
-    "  y[i] = 0;\n"
-    "for (i = 0; i < m; i++) {\n"
-    "  tmp[i] = 0;\n"
-    "  for (j = 0; j < n; j++)\n"
-    "    tmp[i] = tmp[i] + A[i][j] * x[j];\n"
-    "  for (j = 0; j < n; j++)\n"
-    "    y[j] = y[j] + A[i][j] * tmp[i];\n"
-    "}\n"
-)
 ROW_SUMS = "for (i = 0; i < n; i++)\n  for (k = 0; k < n; k++)\n    s[i] = s[i] + A[i][k];\n"
 DOT = "for (i = 0; i < n; i++)\n  s = s + a[i] * b[i];\n"
 NOTILE = Options(tiling=TilingOptions(enabled=False))

@@ -1,0 +1,32 @@
+"""C snippets shared by the transformation tests."""
+
+GEMM = (
+    "for (i = 0; i < ni; i++) {\n"
+    "  for (j = 0; j < nj; j++)\n"
+    "    C[i][j] *= beta;\n"
+    "  for (k = 0; k < nk; k++)\n"
+    "    for (j = 0; j < nj; j++)\n"
+    "      C[i][j] += alpha * A[i][k] * B[k][j];\n"
+    "}\n"
+)
+
+ATAX = (
+    "for (i = 0; i < n; i++)\n"
+    "  y[i] = 0;\n"
+    "for (i = 0; i < m; i++) {\n"
+    "  tmp[i] = 0;\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    tmp[i] = tmp[i] + A[i][j] * x[j];\n"
+    "  for (j = 0; j < n; j++)\n"
+    "    y[j] = y[j] + A[i][j] * tmp[i];\n"
+    "}\n"
+)
+
+JACOBI_1D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
+    "}\n"
+)
