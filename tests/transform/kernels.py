@@ -10,6 +10,7 @@ GEMM = (
     "}\n"
 )
 
+# Two nests, each scheduled as its own two-member permutable band.
 ATAX = (
     "for (i = 0; i < n; i++)\n"
     "  y[i] = 0;\n"

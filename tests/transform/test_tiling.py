@@ -27,7 +27,6 @@ MATMUL = (
     "    for (k = 0; k < n; k++)\n"
     "      C[i][j] += A[i][k] * B[k][j];\n"
 )
-# Two nests, each scheduled as its own two-member permutable band.
 PREFIX_SUM = "for (i = 1; i < n; i++)\n  a[i] = a[i - 1] + b[i];\n"
 
 
