@@ -6,7 +6,7 @@ Public: ``Decisions``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
@@ -20,6 +20,7 @@ from polyopt.emit.splice import RegionCode, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import Region, find_regions
+from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
@@ -152,24 +153,28 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
         scop = extract_scop(parse_region(region, text), region.location)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
+    try:
+        return _optimize_scop(region, scop, options, prefix)
+    except Exception as error:  # a bug in a pass must not cost the user their build
+        reason = f"internal error ({type(error).__name__}: {error}); please report it"
+        return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+
+
+def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
     ctx = isl.Context()
     configure(ctx, options.scheduler)
     model = build_model(scop, ctx)
     deps = compute_dependences(model)
-    all_deps = deps.full
     schedule, decisions = model.schedule, NO_DECISIONS
     if not options.identity:
         schedule, decisions = _transform(model, deps, options)
     warnings: tuple[str, ...] = ()
     try:
-        _verify(schedule, all_deps)
+        _verify(schedule, deps.full)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)
-        schedule, decisions = (
-            model.schedule,
-            Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), (message,)),
-        )
+        schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
     generated = generate(schedule, scop, prefix)
     report = _report(region, model, deps, schedule, decisions)
     loops = hoist_parallel_regions(generated.code)

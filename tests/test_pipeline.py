@@ -155,3 +155,18 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
     (warning,) = warnings
     assert "violates a dependence" in warning and "falling back" in warning
     assert code == original
+
+
+def test_internal_error_in_a_pass_leaves_the_region_unchanged_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise isl.Error("simulated failure inside a pass")
+
+    monkeypatch.setattr(pipeline, "_transform", broken)
+    text = _file(ROWS)
+
+    outcome = optimize_text(text, "k.c", Options())
+
+    assert outcome.text == text
+    (warning,) = outcome.warnings
+    assert warning.startswith("k.c:4:1: warning: region not optimized: internal error (Error: ")
+    assert "simulated failure inside a pass" in warning
