@@ -1,0 +1,1 @@
+"""Differential fuzzing: random affine programs, original against polyopt's output."""
