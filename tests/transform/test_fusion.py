@@ -14,6 +14,7 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, parallel_outermost, schedule_respects
 from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
 from polyopt.transform.scheduling import SchedulerOptions
+from tests.transform.kernels import JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, build_kernel
 
 INDEPENDENT = "for (i = 0; i < n; i++)\n  a[i] = 1;\nfor (i = 0; i < n; i++)\n  b[i] = 2;\n"
@@ -187,14 +188,7 @@ SNIPPETS = {
     "stencil-pair": (
         "for (i = 1; i < n - 1; i++)\n  b[i] = a[i - 1] + a[i + 1];\nfor (i = 1; i < n - 1; i++)\n  a[i] = b[i];\n"
     ),
-    "jacobi-1d": (
-        "for (t = 0; t < T; t++) {\n"
-        "  for (i = 1; i < n - 1; i++)\n"
-        "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
-        "  for (i = 1; i < n - 1; i++)\n"
-        "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
-        "}\n"
-    ),
+    "jacobi-1d": JACOBI_1D,
 }
 
 

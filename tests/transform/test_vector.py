@@ -13,7 +13,7 @@ from polyopt.schedule_tree import band_nodes, carries, member_expressions
 from polyopt.transform.parallel import apply_parallel, plan_parallel
 from polyopt.transform.tiling import TilingOptions
 from polyopt.transform.vector import VectorLoop, apply_vector, plan_vector
-from tests.transform.kernels import ATAX, GEMM
+from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 
 ROW_SUMS = "for (i = 0; i < n; i++)\n  for (k = 0; k < n; k++)\n    s[i] = s[i] + A[i][k];\n"
@@ -135,14 +135,7 @@ SNIPPETS = {
     "row-sums": ROW_SUMS,
     "dot": DOT,
     "transpose": "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    b[i][j] = a[j][i];\n",
-    "jacobi-1d": (
-        "for (t = 0; t < T; t++) {\n"
-        "  for (i = 1; i < n - 1; i++)\n"
-        "    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
-        "  for (i = 1; i < n - 1; i++)\n"
-        "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
-        "}\n"
-    ),
+    "jacobi-1d": JACOBI_1D,
 }
 
 
