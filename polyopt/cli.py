@@ -85,6 +85,12 @@ def _umask() -> int:
     help="Model each region and regenerate it in its original order, with no transformation.",
 )
 @click.option("--noparallel", is_flag=True, help="Do not mark OpenMP parallel loops.")
+@click.option(
+    "--no-reassociate",
+    is_flag=True,
+    help="Keep reductions (x += e) in their original order: no parallel or vector reductions, "
+    "so floating-point results stay bit-identical.",
+)
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(
     "--tile-sizes",
@@ -112,6 +118,7 @@ def main(
     output: str | None,
     identity: bool,
     noparallel: bool,
+    no_reassociate: bool,
     notile: bool,
     tile_sizes: str | None,
     l2tile: bool,
@@ -135,6 +142,7 @@ def main(
             identity=identity,
             fusion=fuse,
             parallel=not noparallel,
+            reassociate=not no_reassociate,
             tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
         ).validate()
     except PolyoptError as error:

@@ -1,23 +1,55 @@
 """Names of the schedule-tree marks that carry loop decisions to code generation.
 
-Public: ``PARALLEL_MARK``, ``SIMD_MARK``, ``mark_name``, ``parse_mark``.
+Public: ``PARALLEL_MARK``, ``SIMD_MARK``, ``VARIABLE``, ``ELEMENT``, ``SECTION``,
+``ReductionClause``, ``LoopMark``.
 
 A mark sits above the band whose first member it annotates; its name records
 that member's schedule depth, which is also the number in the generated
 loop's iterator name, so the printer puts the pragma on exactly that loop.
+The name also lists the reductions the loop carries, e.g.
+``omp_simd@3;+:tmp:element``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 PARALLEL_MARK = "omp_parallel_for"
 SIMD_MARK = "omp_simd"
 
+VARIABLE = "variable"  # a scalar: reduction(op:x)
+ELEMENT = "element"  # one array element per run of the loop, kept in a local: reduction(op:local)
+SECTION = "section"  # several elements of a 1-D array: reduction(op:x[lo:len])
 
-def mark_name(kind: str, depth: int) -> str:
-    return f"{kind}@{depth}"
+
+@dataclass(frozen=True)
+class ReductionClause:
+    """The loop combines private partial results of ``array`` with ``op``, as ``mode`` says."""
+
+    op: str
+    array: str
+    mode: str
+
+    def describe(self) -> str:
+        return f"reduction({self.op}:{self.array}{'[...]' if self.mode == SECTION else ''})"
 
 
-def parse_mark(name: str) -> tuple[str, int | None]:
-    """``(kind, depth)`` of a mark name; depth is None for marks of other origins."""
-    kind, _, depth = name.partition("@")
-    return kind, int(depth) if depth.isdigit() else None
+@dataclass(frozen=True)
+class LoopMark:
+    """A loop decision: ``kind`` on the member at schedule depth ``depth``."""
+
+    kind: str
+    depth: int | None
+    reductions: tuple[ReductionClause, ...] = ()
+
+    def name(self) -> str:
+        clauses = "".join(f";{c.op}:{c.array}:{c.mode}" for c in self.reductions)
+        return f"{self.kind}@{self.depth}{clauses}"
+
+    @staticmethod
+    def parse(name: str) -> LoopMark:
+        """The mark a name describes; ``depth`` is None for marks of other origins."""
+        head, *clauses = name.split(";")
+        kind, _, depth = head.partition("@")
+        reductions = tuple(ReductionClause(*clause.split(":")) for clause in clauses)
+        return LoopMark(kind, int(depth) if depth.isdigit() else None, reductions)

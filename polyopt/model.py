@@ -94,6 +94,18 @@ class PolyModel:
     def all_writes(self) -> isl.UnionMap:
         return isl_util.union_of(self.writes.values(), isl.UnionMap.empty(self.param_space()))
 
+    def section(self, array: str) -> tuple[isl.PwAff, isl.PwAff]:
+        """First element and length of the part of 1-D ``array`` the region touches,
+        as functions of the parameters (0 and 0 where it touches nothing)."""
+        touched = isl.UnionSet.empty(self.param_space())
+        for ref in self.references:
+            if ref.array == array:
+                touched = touched.union(isl.UnionSet.from_set(ref.relation.range()))
+        elements = isl.Set.from_union_set(touched)
+        low, high = elements.dim_min(0), elements.dim_max(0)
+        length = high.sub(low).add(isl_util.const(low.get_domain_space(), 1))
+        return _total(low), _total(length)
+
 
 def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:
     if isinstance(expr, Var):
@@ -108,6 +120,12 @@ def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:
         return then.union_add(_affine(expr.other, space).intersect_domain(chosen.complement()))
     left, right = _affine(expr.left, space), _affine(expr.right, space)
     return _binary(expr.op, left, right)
+
+
+def _total(value: isl.PwAff) -> isl.PwAff:
+    """``value`` extended with 0 where it is undefined."""
+    zero = isl_util.const(value.get_domain_space(), 0).intersect_domain(value.domain().complement())
+    return value.union_add(zero)
 
 
 def _binary(op: str, left: isl.PwAff, right: isl.PwAff) -> isl.PwAff:

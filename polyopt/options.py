@@ -22,12 +22,15 @@ class Options:
     ``identity``: regenerate each region in its original order with no
     transformation (``--identity``); ``fusion``: ``--fuse`` policy;
     ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
+    ``reassociate``: run reductions in a new order or in parallel, which
+    rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
     """
 
     identity: bool = False
     fusion: str = "smart"
     parallel: bool = True
+    reassociate: bool = True
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
 
@@ -37,9 +40,8 @@ class Options:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
-        if self.identity and (
-            not self.parallel or not self.tiling.enabled or self.tiling.sizes or self.fusion != "smart"
-        ):
+        transforming = not self.parallel or not self.reassociate or not self.tiling.enabled
+        if self.identity and (transforming or self.tiling.sizes or self.fusion != "smart"):
             raise PolyoptError(
                 "'--identity' already disables every transformation; do not combine it with transformation options"
             )

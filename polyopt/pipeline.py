@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
+from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
@@ -21,13 +22,14 @@ from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import Region, find_regions
 from polyopt.frontend.scop import Scop
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.marks import PARALLEL_MARK, SECTION, SIMD_MARK
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
-from polyopt.schedule_tree import band_nodes, carries, describe_schedule, mark_parent, schedule_respects
+from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
 from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, plan_tiling, tile_band_paths
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
@@ -42,6 +44,7 @@ class Decisions:
     parallel: ParallelPlan
     vector: VectorPlan
     notes: tuple[str, ...]
+    reductions: tuple[Reduction, ...] = ()
 
 
 NO_DECISIONS = Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), ())
@@ -68,27 +71,39 @@ class FileOutcome:
 
 
 def _iterator_prefix(text: str) -> str:
-    """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``) occurs in the file."""
+    """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
+    occurs in the file."""
     for prefix in ("c", "t", "p", "polyopt_c", "polyopt_it"):
-        if not re.search(rf"\b{prefix}\d+(_hi)?\b", text):
+        if not re.search(rf"\b{prefix}\d+(_hi|_red)?\b", text):
             return prefix
     return "polyopt_iterator_"
 
 
-def _verify(schedule: isl.Schedule, dependences: isl.UnionMap) -> None:
-    """Re-prove the order and every parallel or simd mark against the dependences."""
-    if not schedule_respects(schedule, dependences):
+def _verify(
+    model: PolyModel, schedule: isl.Schedule, deps: Dependences, reductions: tuple[Reduction, ...] = ()
+) -> None:
+    """Re-prove the order and every parallel or simd mark against the dependences
+    (relaxed for ``reductions``), and that each mark names the reductions its loop carries."""
+    if not schedule_respects(schedule, deps.full):
         raise IllegalTransform("the schedule violates a dependence")
     for _, band in band_nodes(schedule):
-        if mark_parent(band) in (PARALLEL_MARK, SIMD_MARK) and carries(band, 0, dependences):
+        mark = parent_mark(band)
+        if mark is None or mark.kind not in (PARALLEL_MARK, SIMD_MARK):
+            continue
+        if carries(band, 0, deps.full):
             raise IllegalTransform("a loop marked parallel carries a dependence")
+        needed = reduction_clauses(model, band, 0, reductions, allow_sections=mark.kind == PARALLEL_MARK)
+        if needed is None or set(needed) != set(mark.reductions):
+            raise IllegalTransform("a parallel loop's reduction clauses do not match the reductions it carries")
 
 
-def _transform(model: PolyModel, deps: Dependences, options: Options) -> tuple[isl.Schedule, Decisions]:
+def _transform(
+    model: PolyModel, deps: Dependences, options: Options, reductions: tuple[Reduction, ...] = ()
+) -> tuple[isl.Schedule, Decisions]:
     """Decide each plan on the current schedule tree, then apply it.
 
     The scheduler sees the reduced dependences; legality checks of loops
-    (parallel, vector) use all of them.
+    (parallel, vector) use all of them.  Both are relaxed for ``reductions``.
     """
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler)
     schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
@@ -96,11 +111,18 @@ def _transform(model: PolyModel, deps: Dependences, options: Options) -> tuple[i
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())
     if options.parallel:
-        parallel = plan_parallel(schedule, deps.full, tile_band_paths(tiles))
+        parallel = plan_parallel(schedule, deps.full, tile_band_paths(tiles), model, reductions)
         schedule = apply_parallel(schedule, parallel)
-    vector = plan_vector(model, schedule, deps.full)
+    vector = plan_vector(model, schedule, deps.full, reductions)
     schedule = apply_vector(schedule, vector)
-    return schedule, Decisions(fusion, tiles, parallel, vector, notes)
+    return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions)
+
+
+def _sections(model: PolyModel, schedule: isl.Schedule) -> dict[str, tuple[isl.PwAff, isl.PwAff]]:
+    """The bounds of each array that a marked loop reduces as a section."""
+    marks = [mark for _, band in band_nodes(schedule) if (mark := parent_mark(band)) is not None]
+    arrays = {clause.array for mark in marks for clause in mark.reductions if clause.mode == SECTION}
+    return {array: model.section(array) for array in sorted(arrays)}
 
 
 def _report(
@@ -166,16 +188,18 @@ def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) ->
     model = build_model(scop, ctx)
     deps = compute_dependences(model)
     schedule, decisions = model.schedule, NO_DECISIONS
+    reductions = find_reductions(model) if options.reassociate and not options.identity else ()
+    relaxed = relax(model, deps, reductions)
     if not options.identity:
-        schedule, decisions = _transform(model, deps, options)
+        schedule, decisions = _transform(model, relaxed, options, reductions)
     warnings: tuple[str, ...] = ()
     try:
-        _verify(schedule, deps.full)
+        _verify(model, schedule, relaxed, reductions)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
-    generated = generate(schedule, scop, prefix)
+    generated = generate(schedule, scop, prefix, reductions, _sections(model, schedule))
     report = _report(region, model, deps, schedule, decisions)
     loops = hoist_parallel_regions(generated.code)
     code = RegionCode(region, print_c(loops, region.indent), generated.helpers, _summary(options, decisions))

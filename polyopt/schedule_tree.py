@@ -2,8 +2,8 @@
 
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
-``mark_parent``, ``insert_loop_mark``, ``describe_schedule``, ``moved_outermost``,
-``parallel_outermost``.
+``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
+``moved_outermost``, ``parallel_outermost``, ``invariant_along``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 import islpy as isl
 
-from polyopt.marks import mark_name, parse_mark
+from polyopt.marks import LoopMark, ReductionClause
 
 _NODE = isl.schedule_node_type
 
@@ -56,6 +56,18 @@ def _same_value(schedule: isl.UnionMap) -> isl.UnionMap:
     return schedule.apply_range(schedule.reverse())
 
 
+def _same_outer(band: isl.ScheduleNode, member: int, pairs: isl.UnionMap) -> isl.UnionMap:
+    """The ``pairs`` between instances below the band that agree on every schedule
+    dimension outside ``member``: outer bands and the band's earlier members."""
+    domain = band.get_domain()
+    local = pairs.intersect_domain(domain).intersect_range(domain)
+    local = local.intersect(_same_value(band.get_prefix_schedule_union_map()))
+    partial = band.band_get_partial_schedule()
+    for earlier in range(member):
+        local = local.intersect(_same_value(isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(earlier))))
+    return local
+
+
 def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
     """Whether band ``member`` carries a dependence between instances below the band.
 
@@ -63,14 +75,17 @@ def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> b
     schedule dimension (outer bands and the band's earlier members) and
     differs on this member: the loop cannot run its iterations in parallel.
     """
-    domain = band.get_domain()
-    local = dependences.intersect_domain(domain).intersect_range(domain)
-    local = local.intersect(_same_value(band.get_prefix_schedule_union_map()))
-    partial = band.band_get_partial_schedule()
-    for earlier in range(member):
-        local = local.intersect(_same_value(isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(earlier))))
-    this = isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(member))
+    local = _same_outer(band, member, dependences)
+    this = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
     return not local.subtract(_same_value(this)).is_empty()
+
+
+def invariant_along(band: isl.ScheduleNode, member: int, access: isl.UnionMap) -> bool:
+    """Whether ``access`` reaches one element in each run of the loop of ``member``:
+    instances that agree on every schedule dimension outside it access the same element."""
+    domain = access.domain()
+    pairs = _same_outer(band, member, isl.UnionMap.from_domain_and_range(domain, domain))
+    return pairs.is_subset(_same_value(access))
 
 
 def schedule_respects(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
@@ -126,19 +141,27 @@ def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.Uni
     return not carries(moved_outermost(band, member), 0, dependences)
 
 
-def mark_parent(node: isl.ScheduleNode) -> str | None:
-    """The kind of the mark directly above ``node`` (``polyopt.marks``), if any."""
+def parent_mark(node: isl.ScheduleNode) -> LoopMark | None:
+    """The loop mark directly above ``node`` (``polyopt.marks``), if any."""
     if not node.has_parent():
         return None
     parent = node.parent()
     if parent.get_type() != _NODE.mark:
         return None
-    return parse_mark(parent.mark_get_id().get_name())[0]
+    return LoopMark.parse(parent.mark_get_id().get_name())
 
 
-def insert_loop_mark(band: isl.ScheduleNode, kind: str) -> isl.ScheduleNode:
-    """Mark the band's first member with ``kind``; return the mark node."""
-    name = mark_name(kind, band.get_schedule_depth())
+def mark_parent(node: isl.ScheduleNode) -> str | None:
+    """The kind of the mark directly above ``node``, if any."""
+    mark = parent_mark(node)
+    return mark.kind if mark else None
+
+
+def insert_loop_mark(
+    band: isl.ScheduleNode, kind: str, reductions: tuple[ReductionClause, ...] = ()
+) -> isl.ScheduleNode:
+    """Mark the band's first member with ``kind`` and its reductions; return the mark node."""
+    name = LoopMark(kind, band.get_schedule_depth(), reductions).name()
     return band.insert_mark(isl.Id(name, context=band.get_ctx()))
 
 

@@ -59,20 +59,20 @@ def _marked(model: PolyModel, kind: str) -> isl.Schedule:
 def test_verify_accepts_the_original_schedule(model_of: ModelOf) -> None:
     model = model_of(PREFIX_SUM)
 
-    _verify(model.schedule, compute_dependences(model).full)
+    _verify(model, model.schedule, compute_dependences(model))
 
 
 def test_verify_rejects_a_schedule_that_violates_a_dependence(model_of: ModelOf) -> None:
     model = model_of(PREFIX_SUM)
 
     with pytest.raises(IllegalTransform, match="violates a dependence"):
-        _verify(_reversed(model), compute_dependences(model).full)
+        _verify(model, _reversed(model), compute_dependences(model))
 
 
 def test_verify_accepts_a_reversed_loop_without_dependences(model_of: ModelOf) -> None:
     model = model_of(COPY)
 
-    _verify(_reversed(model), compute_dependences(model).full)
+    _verify(model, _reversed(model), compute_dependences(model))
 
 
 @pytest.mark.parametrize("kind", ["parallel", "simd"])
@@ -81,18 +81,18 @@ def test_verify_rejects_a_marked_loop_that_carries_a_dependence(model_of: ModelO
     schedule = _marked(model, kind)
 
     with pytest.raises(IllegalTransform, match="carries a dependence"):
-        _verify(schedule, compute_dependences(model).full)
+        _verify(model, schedule, compute_dependences(model))
 
 
 @pytest.mark.parametrize("kind", ["parallel", "simd"])
 def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, kind: str) -> None:
     model = model_of(COPY)
 
-    _verify(_marked(model, kind), compute_dependences(model).full)
+    _verify(model, _marked(model, kind), compute_dependences(model))
 
 
 def _mark_a_carrying_loop(
-    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset()
+    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset(), *_: object
 ) -> ParallelPlan:
     """A wrong parallel pass: it marks the first band member that carries a dependence."""
     for path, band in band_nodes(schedule):

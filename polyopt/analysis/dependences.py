@@ -1,7 +1,7 @@
 """Exact dependences of a region, from isl's dataflow analysis.
 
 Public: ``Dependence``, ``Dependences``, ``compute_dependences``,
-``carrying_loops``, ``carried_by``.
+``carrying_loops``, ``carried_by``, ``flow_relation``.
 
 Flow (read after write) dependences are value-based: each read depends on
 the last write of the same cell only.  Anti (write after read) and output
@@ -64,7 +64,7 @@ class Dependences:
         return result
 
 
-def _flow(
+def flow_relation(
     sink: isl.UnionMap, schedule: isl.Schedule, must: isl.UnionMap | None, may: isl.UnionMap | None
 ) -> isl.UnionMap:
     info = isl.UnionAccessInfo.from_sink(sink)
@@ -83,10 +83,10 @@ def compute_dependences(model: PolyModel) -> Dependences:
         if writes is None:
             continue
         reads = model.reads.get(array)
-        relations = [(OUTPUT, _flow(writes, model.schedule, None, writes))]
+        relations = [(OUTPUT, flow_relation(writes, model.schedule, None, writes))]
         if reads is not None:
-            relations.append((FLOW, _flow(reads, model.schedule, writes, None)))
-            relations.append((ANTI, _flow(writes, model.schedule, None, reads)))
+            relations.append((FLOW, flow_relation(reads, model.schedule, writes, None)))
+            relations.append((ANTI, flow_relation(writes, model.schedule, None, reads)))
         for kind, union in relations:
             for relation in isl_util.maps_of(union.coalesce()):
                 items.append(
@@ -105,9 +105,9 @@ def compute_dependences(model: PolyModel) -> Dependences:
 
 def _reduced(model: PolyModel) -> isl.UnionMap:
     writes, reads = model.all_writes(), model.all_reads()
-    flow = _flow(reads, model.schedule, writes, None)
-    output = _flow(writes, model.schedule, writes, None)
-    anti = _flow(writes, model.schedule, writes, reads)
+    flow = flow_relation(reads, model.schedule, writes, None)
+    output = flow_relation(writes, model.schedule, writes, None)
+    anti = flow_relation(writes, model.schedule, writes, reads)
     return flow.union(output).union(anti)
 
 

@@ -1,6 +1,6 @@
 """Print a statement's body with its iterators replaced by new expressions.
 
-Public: ``print_statement``.  Uses pycparser's generator so that everything
+Public: ``print_statement``, ``print_expression``.  Uses pycparser's generator so that everything
 else (macros such as ``SCALAR_VAL(1.5)``, literals, casts) prints as written.
 """
 
@@ -10,18 +10,33 @@ from pycparser import c_ast, c_generator
 
 
 class _Substituting(c_generator.CGenerator):
-    def __init__(self, substitution: dict[str, str]) -> None:
+    def __init__(self, substitution: dict[str, str], elements: dict[str, str]) -> None:
         super().__init__()
         self.substitution = substitution
+        self.elements = elements
 
     def visit_ID(self, n: c_ast.ID) -> str:
         return self.substitution.get(n.name, n.name)
 
+    def visit_ArrayRef(self, n: c_ast.ArrayRef) -> str:
+        text = super().visit_ArrayRef(n)
+        return self.elements.get(text, text)
 
-def print_statement(body: c_ast.Node, substitution: dict[str, str]) -> str:
-    """``body`` as a C statement with each iterator name replaced by its expression."""
+
+def _generator(substitution: dict[str, str], elements: dict[str, str]) -> _Substituting:
     wrapped = {name: text if _is_atom(text) else f"({text})" for name, text in substitution.items()}
-    return _Substituting(wrapped).visit(body) + ";"
+    return _Substituting(wrapped, elements)
+
+
+def print_statement(body: c_ast.Node, substitution: dict[str, str], elements: dict[str, str] | None = None) -> str:
+    """``body`` as a C statement with each iterator name replaced by its expression
+    and each array element in ``elements`` (its text after substitution) by a local."""
+    return _generator(substitution, elements or {}).visit(body) + ";"
+
+
+def print_expression(expr: c_ast.Node, substitution: dict[str, str]) -> str:
+    """``expr`` with each iterator name replaced by its expression."""
+    return _generator(substitution, {}).visit(expr)
 
 
 def _is_atom(text: str) -> bool:

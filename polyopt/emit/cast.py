@@ -13,7 +13,8 @@ from dataclasses import dataclass
 class CFor:
     """``for (int iterator = init; cond; iterator += step) body``.
 
-    ``pragmas`` are printed on the lines before the loop (``omp parallel for``).
+    ``pragmas`` are printed on the lines before the loop (``omp parallel for``),
+    the last one followed by ``clauses`` (``reduction(+:x)``).
     ``bound``, when set, is ``(operator, expression)`` with ``cond`` equal to
     ``iterator operator expression``: a loop without pragmas then computes the
     expression once, in a second declaration of its init clause (OpenMP loops
@@ -27,6 +28,7 @@ class CFor:
     body: tuple[CNode, ...]
     pragmas: tuple[str, ...] = ()
     bound: tuple[str, str] | None = None
+    clauses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

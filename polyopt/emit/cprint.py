@@ -36,6 +36,8 @@ def _node(node: CNode, indent: str, unit: str) -> list[str]:
             init = f"int {node.iterator} = {node.init}, {limit} = {expression}"
             header = f"for ({init}; {node.iterator} {operator} {limit}; {step})"
         pragmas = [f"{indent}#pragma {pragma}" for pragma in node.pragmas]
+        if pragmas and node.clauses:
+            pragmas[-1] += " " + " ".join(node.clauses)
         return pragmas + _join_header(header, node.body, indent, unit)
     if isinstance(node, CIf):
         lines = _join_header(f"if ({node.cond})", node.then, indent, unit)

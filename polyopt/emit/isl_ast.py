@@ -1,20 +1,31 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``generate``.  Parallel (simd) marks in the schedule
-tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
-(``#pragma omp simd``) on the loops of the member they annotate.
+Public: ``Generated``, ``generate``, ``SECTION_LIMIT``.  Parallel (simd) marks
+in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
+(``#pragma omp simd``) on the loops of the member they annotate, with their
+reduction clauses:
+
+- a scalar is named in the clause;
+- an array element updated in every iteration is kept in a local around
+  the loop (``__typeof__(x[i]) r = x[i]; ... x[i] = r;``, only when the loop
+  runs at least once), which gcc vectorizes and a section would not be;
+- a 1-D array section is privatized by OpenMP on each thread's stack, so the
+  loop runs in parallel only when the section has at most ``SECTION_LIMIT``
+  elements, and sequentially otherwise.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
-from polyopt.emit.body import print_statement
+from polyopt.analysis.reductions import Reduction
+from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.frontend.scop import Scop
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK, parse_mark
+from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 
@@ -39,6 +50,7 @@ _INFIX = {
 }
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
 _ATOM = 16
+SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
 
 
 @dataclass(frozen=True)
@@ -49,13 +61,27 @@ class Generated:
     helpers: frozenset[str]
 
 
+@dataclass
+class _Locals:
+    """Array elements kept in locals during one marked loop: element (or the enclosing
+    loop's local for it) -> this loop's local."""
+
+    arrays: frozenset[str]
+    sources: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+
+
 class _Printer:
     """Prints isl AST expressions and nodes; records the helpers used."""
 
-    def __init__(self, scop: Scop, prefix: str) -> None:
+    def __init__(self, scop: Scop, prefix: str, reductions: dict[str, Reduction]) -> None:
         self.scop = scop
         self.prefix = prefix
+        self.reductions = reductions
+        self.sections: dict[str, tuple[str, str]] = {}
         self.helpers: set[str] = set()
+        self.locals: list[_Locals] = []
+        self.count = 0
 
     def expr(self, expr: isl.AstExpr) -> str:
         return self._expr(expr)[0]
@@ -111,13 +137,36 @@ class _Printer:
         if kind == isl.ast_node_type.user:
             return (self._user(node.user_get_expr()),)
         if kind == isl.ast_node_type.mark:
-            inner = self.nodes(node.mark_get_node())
-            kind, depth = parse_mark(node.mark_get_id().get_name())
-            pragma = _PRAGMAS.get(kind)
-            if pragma is None or depth is None:
-                return inner
-            return _apply_pragma(inner, pragma, f"{self.prefix}{depth}")
+            return self._marked(LoopMark.parse(node.mark_get_id().get_name()), node.mark_get_node())
         raise ValueError(f"unexpected isl AST node {kind}")
+
+    def _marked(self, mark: LoopMark, node: isl.AstNode) -> tuple[CNode, ...]:
+        pragma = _PRAGMAS.get(mark.kind)
+        if pragma is None or mark.depth is None:
+            return self.nodes(node)
+        iterator = f"{self.prefix}{mark.depth}"
+        scope = _Locals(frozenset(c.array for c in mark.reductions if c.mode == ELEMENT))
+        self.locals.append(scope)
+        try:
+            inner = self.nodes(node)
+        finally:
+            self.locals.pop()
+        if any(re.search(rf"\b{iterator}\b", element) for element in scope.sources.values()):
+            return self.nodes(node)  # the element varies along the loop after all: keep it sequential
+        clauses = tuple(self._clause(clause, scope) for clause in mark.reductions)
+        return _apply_pragma(inner, _LoopDecision(pragma, iterator, clauses, scope, self._section_limits(mark)))
+
+    def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
+        if clause.mode == ELEMENT:
+            names = [name for element, name in scope.names.items() if element.startswith(f"{clause.array}[")]
+            return f"reduction({clause.op}:{', '.join(names)})" if names else ""
+        if clause.mode == SECTION:
+            low, length = self.sections[clause.array]
+            return f"reduction({clause.op}:{clause.array}[{low}:{length}])"
+        return f"reduction({clause.op}:{clause.array})"
+
+    def _section_limits(self, mark: LoopMark) -> tuple[str, ...]:
+        return tuple(f"{self.sections[c.array][1]} <= {SECTION_LIMIT}" for c in mark.reductions if c.mode == SECTION)
 
     def _for(self, node: isl.AstNode) -> CNode:
         iterator = self.expr(node.for_get_iterator())
@@ -148,35 +197,88 @@ class _Printer:
         name = call.get_op_arg(0).get_id().get_name()
         statement = self.scop.statement(name)
         values = [self.expr(call.get_op_arg(i + 1)) for i in range(len(statement.iterators))]
-        return CStmt(print_statement(statement.body, dict(zip(statement.iterators, values, strict=False))))
+        substitution = dict(zip(statement.iterators, values, strict=False))
+        return CStmt(print_statement(statement.body, substitution, self._kept_elements(name, substitution)))
+
+    def _kept_elements(self, name: str, substitution: dict[str, str]) -> dict[str, str]:
+        """The reduced element of statement ``name`` -> its local, when a marked loop keeps it in one."""
+        reduction = self.reductions.get(name)
+        scopes = [scope for scope in self.locals if reduction and reduction.array in scope.arrays]
+        if not scopes:
+            return {}
+        element = print_expression(self.scop.statement(name).body.lvalue, substitution)
+        source = element
+        for scope in scopes:
+            if element not in scope.names:
+                scope.sources[element] = source
+                scope.names[element] = f"{self.prefix}{self.count}_red"
+                self.count += 1
+            source = scope.names[element]
+        return {element: source}
 
 
-def _apply_pragma(nodes: tuple[CNode, ...], pragma: str, iterator: str) -> tuple[CNode, ...]:
-    """Put ``pragma`` on the loops over ``iterator`` (the marked member) in ``nodes``,
+@dataclass(frozen=True)
+class _LoopDecision:
+    """What a mark does to the loops over ``iterator``."""
+
+    pragma: str
+    iterator: str
+    clauses: tuple[str, ...]
+    scope: _Locals
+    limits: tuple[str, ...]
+
+
+def _apply_pragma(nodes: tuple[CNode, ...], decision: _LoopDecision) -> tuple[CNode, ...]:
+    """Put the decision's pragma on the loops over its iterator (the marked member) in ``nodes``,
     looking through guards and blocks but never into another loop."""
     result: list[CNode] = []
     for node in nodes:
-        if isinstance(node, CFor) and node.iterator == iterator:
-            node = _with_pragma(node, pragma)
+        if isinstance(node, CFor) and node.iterator == decision.iterator:
+            node = _decided_loop(node, decision)
         elif isinstance(node, CIf):
-            then, other = _apply_pragma(node.then, pragma, iterator), _apply_pragma(node.other, pragma, iterator)
+            then, other = _apply_pragma(node.then, decision), _apply_pragma(node.other, decision)
             node = replace(node, then=then, other=other)
         elif isinstance(node, CBlock):
-            node = replace(node, body=_apply_pragma(node.body, pragma, iterator))
+            node = replace(node, body=_apply_pragma(node.body, decision))
         result.append(node)
     return tuple(result)
 
 
-def _with_pragma(loop: CFor, pragma: str) -> CFor:
+def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
+    """The loop with the pragma, guarded by the section limits and wrapped in its kept elements."""
+    node: CNode = _with_pragma(loop, decision.pragma, tuple(c for c in decision.clauses if c))
+    if decision.limits:
+        node = CIf(" && ".join(decision.limits), (node,), (loop,))
+    if not decision.scope.names:
+        return node
+    first = re.sub(rf"\b{loop.iterator}\b", f"({loop.init})", loop.cond)
+    pairs = [(decision.scope.sources[element], name) for element, name in decision.scope.names.items()]
+    kept = tuple(CDecl(f"__typeof__({source}) {name} = {source};") for source, name in pairs)
+    back = tuple(CStmt(f"{source} = {name};") for source, name in pairs)
+    return CIf(first, (CBlock(kept + (node,) + back),))
+
+
+def _with_pragma(loop: CFor, pragma: str, clauses: tuple[str, ...]) -> CFor:
     """Add ``pragma`` to ``loop``; a parallel loop that is also a simd loop gets the combined form."""
+    merged = loop.clauses + tuple(c for c in clauses if c not in loop.clauses)
     if pragma == "omp parallel for" and "omp simd" in loop.pragmas:
         others = tuple(p for p in loop.pragmas if p != "omp simd")
-        return replace(loop, pragmas=others + ("omp parallel for simd",))
-    return replace(loop, pragmas=loop.pragmas + (pragma,))
+        return replace(loop, pragmas=others + ("omp parallel for simd",), clauses=merged)
+    return replace(loop, pragmas=loop.pragmas + (pragma,), clauses=merged)
 
 
-def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str) -> Generated:
-    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+def generate(
+    schedule: isl.Schedule,
+    scop: Scop,
+    iterator_prefix: str,
+    reductions: tuple[Reduction, ...] = (),
+    sections: dict[str, tuple[isl.PwAff, isl.PwAff]] | None = None,
+) -> Generated:
+    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth.
+
+    ``reductions`` are the region's reduction statements; ``sections`` give the
+    first element and the length of each 1-D array reduced as a section.
+    """
     depth = max(1, _max_depth(schedule))
     ctx = schedule.get_ctx()
     names = isl.IdList.alloc(ctx, depth)
@@ -184,7 +286,11 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str) -> Genera
         names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
     context = isl.Set.universe(schedule.get_domain().get_space().params())
     build = isl.AstBuild.from_context(context).set_iterators(names)
-    printer = _Printer(scop, iterator_prefix)
+    printer = _Printer(scop, iterator_prefix, {r.statement: r for r in reductions})
+    printer.sections = {
+        array: (printer.expr(build.expr_from_pw_aff(low)), printer.expr(build.expr_from_pw_aff(length)))
+        for array, (low, length) in (sections or {}).items()
+    }
     code = printer.nodes(build.node_from_schedule(schedule))
     return Generated(code, frozenset(printer.helpers))
 

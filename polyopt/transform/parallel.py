@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.marks import PARALLEL_MARK
+from polyopt.analysis.reductions import Reduction
+from polyopt.marks import PARALLEL_MARK, ReductionClause
+from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     band_nodes,
     insert_loop_mark,
@@ -37,6 +39,7 @@ from polyopt.schedule_tree import (
     parallel_outermost,
     replace_band,
 )
+from polyopt.transform.reductions import reduction_clauses
 
 MIN_NESTED_DEPTH = 2
 MIN_WAVEFRONT_MEMBERS = 3
@@ -55,12 +58,14 @@ class ParallelLoop:
     member: int
     wavefront: bool
     expressions: tuple[tuple[str, str], ...]
+    reductions: tuple[ReductionClause, ...] = ()
 
     def describe(self) -> str:
         names = " / ".join(sorted({expr for _, expr in self.expressions}))
         statements = ", ".join(name for name, _ in self.expressions)
         kind = "wavefront over tiles, parallel along" if self.wavefront else "loop"
-        return f"{kind} {names} (statements {statements})"
+        clauses = "".join(f", {clause.describe()}" for clause in self.reductions)
+        return f"{kind} {names} (statements {statements}{clauses})"
 
 
 @dataclass(frozen=True)
@@ -75,30 +80,55 @@ def _work_dimensions(band: isl.ScheduleNode) -> int:
     return max(dims, default=0) - band.get_schedule_depth()
 
 
+def _clauses(
+    band: isl.ScheduleNode, member: int, model: PolyModel | None, reductions: tuple[Reduction, ...]
+) -> tuple[ReductionClause, ...] | None:
+    if not reductions or model is None:
+        return ()
+    return reduction_clauses(model, moved_outermost(band, member), 0, reductions, allow_sections=True)
+
+
 def _choose(
-    band: isl.ScheduleNode, path: tuple[int, ...], dependences: isl.UnionMap, tiled: set[tuple[int, ...]]
+    band: isl.ScheduleNode,
+    path: tuple[int, ...],
+    dependences: isl.UnionMap,
+    tiled: set[tuple[int, ...]],
+    model: PolyModel | None,
+    reductions: tuple[Reduction, ...],
 ) -> ParallelLoop | None:
     if _work_dimensions(band) < MIN_NESTED_DEPTH:
         return None
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)
     for member in candidates:
-        if parallel_outermost(band, member, dependences):
-            return ParallelLoop(path, member, False, tuple(sorted(member_expressions(band, member).items())))
+        if not parallel_outermost(band, member, dependences):
+            continue
+        clauses = _clauses(band, member, model, reductions)
+        if clauses is not None:
+            expressions = tuple(sorted(member_expressions(band, member).items()))
+            return ParallelLoop(path, member, False, expressions, clauses)
     if path in tiled and count >= MIN_WAVEFRONT_MEMBERS and band.band_get_permutable():
         return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
     return None
 
 
 def plan_parallel(
-    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset()
+    schedule: isl.Schedule,
+    dependences: isl.UnionMap,
+    tiled: frozenset[tuple[int, ...]] = frozenset(),
+    model: PolyModel | None = None,
+    reductions: tuple[Reduction, ...] = (),
 ) -> ParallelPlan:
-    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths)."""
+    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths).
+
+    ``dependences`` may be relaxed for ``reductions`` (of ``model``); a loop
+    that carries one then gets the clauses for it, or is not parallel.
+    """
     chosen: list[ParallelLoop] = []
     for path, band in band_nodes(schedule):
         if any(path[: len(loop.path)] == loop.path for loop in chosen):
             continue
-        loop = _choose(band, path, dependences, set(tiled))
+        loop = _choose(band, path, dependences, set(tiled), model, reductions)
         if loop is not None:
             chosen.append(loop)
     return ParallelPlan(tuple(chosen))
@@ -114,5 +144,5 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
             band = band.band_split(1).child(0)
         else:
             band = moved_outermost(band, loop.member)
-        schedule = insert_loop_mark(band, PARALLEL_MARK).get_schedule()
+        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions).get_schedule()
     return schedule

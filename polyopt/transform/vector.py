@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.strides import DimensionScore, access_stride, intra_tile_score
 from polyopt.isl_util import maps_of
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     band_has_inner_band,
@@ -31,6 +32,7 @@ from polyopt.schedule_tree import (
     node_at,
     replace_band,
 )
+from polyopt.transform.reductions import reduction_clauses
 
 
 @dataclass(frozen=True)
@@ -42,10 +44,12 @@ class VectorLoop:
     simd: bool
     chosen: str
     scores: tuple[tuple[str, DimensionScore], ...]
+    reductions: tuple[ReductionClause, ...] = ()
 
     def describe(self) -> str:
         table = ", ".join(f"{name}: {score.score}" for name, score in self.scores)
-        return f"innermost {self.chosen}{' (omp simd)' if self.simd else ''}; scores {table}"
+        clauses = "".join(f" {clause.describe()}" for clause in self.reductions)
+        return f"innermost {self.chosen}{' (omp simd' + clauses + ')' if self.simd else ''}; scores {table}"
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,29 @@ def _full_schedule(band: isl.ScheduleNode, order: list[int]) -> isl.UnionMap:
     return result
 
 
-def _score(model: PolyModel, band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> DimensionScore:
+def _innermost(band: isl.ScheduleNode, member: int) -> isl.ScheduleNode:
+    """The band with ``member`` moved innermost."""
+    current = members(band)
+    order = [m for m in range(len(current)) if m != member] + [member]
+    return replace_band(band, [current[m] for m in order], band.band_get_permutable())
+
+
+def _simd_clauses(
+    model: PolyModel,
+    band: isl.ScheduleNode,
+    member: int,
+    dependences: isl.UnionMap,
+    reductions: tuple[Reduction, ...],
+) -> tuple[ReductionClause, ...] | None:
+    """The reduction clauses of ``member`` as a simd loop, or None when it cannot be one."""
+    permuted = _innermost(band, member)
+    last = band.band_n_member() - 1
+    if carries(permuted, last, dependences):
+        return None
+    return reduction_clauses(model, permuted, last, reductions, allow_sections=False)
+
+
+def _score(model: PolyModel, band: isl.ScheduleNode, member: int, parallel: bool) -> DimensionScore:
     count = band.band_n_member()
     order = [m for m in range(count) if m != member] + [member]
     schedule = _full_schedule(band, order)
@@ -73,8 +99,6 @@ def _score(model: PolyModel, band: isl.ScheduleNode, member: int, dependences: i
             continue
         timing = _restrict(schedule, ref.statement)
         kinds.append(access_stride(timing, ref.relation, timing.dim(isl.dim_type.out) - 1))
-    permuted = replace_band(band, [members(band)[m] for m in order], band.band_get_permutable())
-    parallel = not carries(permuted, count - 1, dependences)
     return intra_tile_score(kinds, parallel)
 
 
@@ -93,19 +117,27 @@ def _candidates(band: isl.ScheduleNode) -> list[int]:
     return list(range(count))
 
 
-def plan_vector(model: PolyModel, schedule: isl.Schedule, dependences: isl.UnionMap) -> VectorPlan:
-    """For each innermost band, the member to run innermost and whether it is a simd loop."""
+def plan_vector(
+    model: PolyModel, schedule: isl.Schedule, dependences: isl.UnionMap, reductions: tuple[Reduction, ...] = ()
+) -> VectorPlan:
+    """For each innermost band, the member to run innermost and whether it is a simd loop.
+
+    ``dependences`` may be relaxed for ``reductions``; a simd loop that carries
+    one gets its clauses, or is not vectorizable.
+    """
     chosen: list[VectorLoop] = []
     for path, band in band_nodes(schedule):
         if band_has_inner_band(band):
             continue
         count = band.band_n_member()
         candidates = _candidates(band)
-        scores = {m: _score(model, band, m, dependences) for m in candidates}
+        clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
+        scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
         best = max(candidates, key=lambda m: (scores[m].score, m))
         names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
         table = tuple((names[m], scores[m]) for m in candidates)
-        chosen.append(VectorLoop(path, best, scores[best].vectorizable, names[best], table))
+        simd = scores[best].vectorizable
+        chosen.append(VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ()))
     return VectorPlan(tuple(chosen))
 
 
@@ -121,6 +153,6 @@ def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
         if loop.simd:
             if count > 1:
                 band = band.band_split(count - 1).child(0)
-            band = insert_loop_mark(band, SIMD_MARK)
+            band = insert_loop_mark(band, SIMD_MARK, loop.reductions)
         schedule = band.get_schedule()
     return schedule

@@ -19,7 +19,7 @@ import islpy as isl
 
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.frontend.scop import Scop
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK, parse_mark
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel, build_model
 from polyopt.schedule_tree import band_nodes, carries, schedule_respects
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
@@ -91,7 +91,7 @@ def marks_above(band: isl.ScheduleNode) -> set[str]:
     node = band
     while node.has_parent() and node.parent().get_type() == isl.schedule_node_type.mark:
         node = node.parent()
-        kinds.add(parse_mark(node.mark_get_id().get_name())[0])
+        kinds.add(LoopMark.parse(node.mark_get_id().get_name()).kind)
     return kinds
 
 
