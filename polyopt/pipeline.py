@@ -146,6 +146,7 @@ def _report(
         parallel=tuple(loop.describe() for loop in decisions.parallel.loops),
         vector=tuple(loop.describe() for loop in decisions.vector.loops),
         notes=decisions.notes,
+        reductions=tuple(reduction.describe() for reduction in decisions.reductions),
     )
 
 

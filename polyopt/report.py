@@ -42,6 +42,7 @@ class RegionReport:
     parallel: tuple[str, ...]
     vector: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    reductions: tuple[str, ...] = ()
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:
@@ -63,6 +64,7 @@ def format_report(report: RegionReport) -> str:
     for dep in report.dependences:
         carried = f"carried by {', '.join(dep.carried_by)}" if dep.carried_by else "loop-independent"
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
+    lines.extend(_section("reductions (may be reordered)", report.reductions))
     lines.append(f"  fusion: {report.fusion}")
     lines.extend(_section("schedule", report.schedule))
     lines.extend(_section("tiled bands", report.tiles))

@@ -3,7 +3,7 @@
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
-``moved_outermost``, ``parallel_outermost``, ``invariant_along``.
+``moved_outermost``, ``parallel_outermost``, ``invariant_along``, ``band_statements``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,13 @@ def node_at(schedule: isl.Schedule, path: tuple[int, ...]) -> isl.ScheduleNode:
     for position in path:
         node = node.child(position)
     return node
+
+
+def band_statements(band: isl.ScheduleNode) -> set[str]:
+    """The names of the statements below ``band``."""
+    names: set[str] = set()
+    band.get_domain().foreach_set(lambda domain: names.add(domain.get_tuple_name()))
+    return names
 
 
 def member_expressions(band: isl.ScheduleNode, member: int) -> dict[str, str]:

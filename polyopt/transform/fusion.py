@@ -8,6 +8,16 @@ Nests are fused or distributed as units.  ``none`` keeps every nest apart,
 greedily: a nest joins the current group when it shares an array with it,
 the scheduler really fuses them (one outer band over all statements), and the
 fused schedule keeps an outer parallel loop whenever either part had one.
+
+``smart`` also fuses streaming nests along the rows of a shared matrix
+(seed 002, BTO: fusion chosen together with the parallel loop).  A nest
+streams when no statement has more loops than the arrays it touches have
+dimensions: each element is used O(1) times, so the cost is memory traffic,
+not reuse that tiling could capture.  isl distributes such nests (deeper
+bands), which reads a shared matrix once per nest; the row-fused schedule
+walks the matrix's rows once, in an outer parallel loop, and isl schedules
+one row step inside.  It is chosen when it streams fewer matrices
+(``_streams``) and keeps the outer parallel loop.
 """
 
 from __future__ import annotations
@@ -17,9 +27,9 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
-from polyopt.frontend.scop import Loop, Node, Scop
+from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost
+from polyopt.schedule_tree import band_nodes, band_statements, node_at, parallel_outermost
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import (
     SchedulerOptions,
@@ -128,6 +138,8 @@ def _worth_fusing(
     candidate = nests[index]
     if not _arrays(model, group) & _arrays(model, candidate):
         return False
+    if _row_fused(model, _group(nests, current + [index]), dependences, options) is not None:
+        return True
     fused = schedule_group(model, group | candidate, dependences, options)
     if fused is None or not _fully_fused(fused):
         return False
@@ -152,9 +164,7 @@ def _stepwise_schedule(
 ) -> isl.Schedule | None:
     """The group's original outer (time) loop, with one step scheduled by isl inside it.
 
-    Only for a group that is a single loop nest.  Dependences between
-    different steps are respected by running the steps in order; isl sees
-    only those within a step, which keeps its problem small.
+    Only for a group that is a single loop nest.
     """
     if len(group.nests) != 1:
         return None
@@ -162,13 +172,121 @@ def _stepwise_schedule(
     outer = original.get_root().child(0)
     if outer.get_type() != isl.schedule_node_type.band:
         return None
-    steps = outer.band_get_partial_schedule()
+    return _stepped(model, group.statements, outer.band_get_partial_schedule(), dependences, options)
+
+
+def _stepped(
+    model: PolyModel,
+    statements: frozenset[str],
+    steps: isl.MultiUnionPwAff,
+    dependences: isl.UnionMap,
+    options: SchedulerOptions,
+) -> isl.Schedule | None:
+    """An outer loop over ``steps`` with one step scheduled by isl inside it.
+
+    Dependences between different steps are respected by running the steps
+    in order (the caller checks that none goes backwards); isl sees only
+    those within a step, which keeps its problem small.
+    """
     step = isl.UnionMap.from_multi_union_pw_aff(steps)
     within = dependences.intersect(step.apply_range(step.reverse()))
-    inner = schedule_group(model, group.statements, within, options, outer_parallel=True)
+    inner = schedule_group(model, statements, within, options, outer_parallel=True)
     if inner is None:
         return None
     return _without_step_members(inner, step).insert_partial_schedule(steps)
+
+
+def _streaming(model: PolyModel, statements: frozenset[str]) -> bool:
+    """Whether no statement has more loops than the arrays it touches have dimensions."""
+    for statement in model.scop.statements:
+        if statement.name in statements:
+            ranks = [len(a.subscripts) for a in statement.reads + statement.writes]
+            if len(statement.iterators) > max(ranks, default=0):
+                return False
+    return True
+
+
+def _matrices(model: PolyModel, statements: frozenset[str]) -> set[str]:
+    """The arrays of two or more dimensions that ``statements`` touch."""
+    return {
+        access.array
+        for statement in model.scop.statements
+        if statement.name in statements
+        for access in statement.reads + statement.writes
+        if len(access.subscripts) >= 2
+    }
+
+
+def _row_depth(model: PolyModel, nest: frozenset[str], matrix: str) -> int | None:
+    """The loop depth whose iterator is the row subscript of every ``matrix`` reference in ``nest``."""
+    depths: set[int] = set()
+    for statement in model.scop.statements:
+        if statement.name not in nest:
+            continue
+        for access in statement.reads + statement.writes:
+            if access.array != matrix:
+                continue
+            row = access.subscripts[0]
+            if not isinstance(row, Var) or row.name not in statement.iterators:
+                return None
+            depths.add(statement.iterators.index(row.name))
+    return depths.pop() if len(depths) == 1 else None
+
+
+def _row_steps(model: PolyModel, group: FusionGroup, matrix: str) -> isl.MultiUnionPwAff | None:
+    """Each statement's iterator at its nest's row depth for ``matrix``, as one schedule dimension."""
+    nests = top_level_nests(model.scop)
+    steps: isl.UnionPwAff | None = None
+    for index in group.nests:
+        depth = _row_depth(model, nests[index], matrix)
+        if depth is None:
+            return None
+        for statement in model.scop.statements:
+            if statement.name not in nests[index]:
+                continue
+            if len(statement.iterators) <= depth:
+                return None
+            domain = model.domains[statement.name]
+            value = isl.PwAff.var_on_domain(isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, depth)
+            piece = isl.UnionPwAff.from_pw_aff(value.intersect_domain(domain))
+            steps = piece if steps is None else steps.union_add(piece)
+    return None if steps is None else isl.MultiUnionPwAff.from_union_pw_aff(steps)
+
+
+def _forward(steps: isl.MultiUnionPwAff, dependences: isl.UnionMap) -> bool:
+    """Whether no dependence between the stepped statements goes from a later step to an earlier one."""
+    step = isl.UnionMap.from_multi_union_pw_aff(steps)
+    local = dependences.intersect_domain(step.domain()).intersect_range(step.domain())
+    return local.is_subset(step.lex_le_union_map(step))
+
+
+def _row_fused(
+    model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions
+) -> isl.Schedule | None:
+    """The group's nests fused along the rows of a shared matrix (module docstring), when it pays."""
+    if not _streaming(model, group.statements):
+        return None
+    nests = top_level_nests(model.scop)
+    shared = set.intersection(*(_matrices(model, nests[index]) for index in group.nests))
+    for matrix in sorted(shared):
+        steps = _row_steps(model, group, matrix)
+        if steps is None or not _forward(steps, dependences):
+            continue
+        fused = _stepped(model, group.statements, steps, dependences, options)
+        if fused is None or not _outer_parallel(fused, dependences):
+            continue
+        apart = schedule_group(model, group.statements, dependences, options)
+        if apart is None or _streams(model, fused) < _streams(model, apart):
+            return fused
+    return None
+
+
+def _streams(model: PolyModel, schedule: isl.Schedule) -> int:
+    """How many times matrices are streamed: per outermost band, the matrices its statements touch."""
+    total = 0
+    for band in _top_bands(schedule):
+        total += len(_matrices(model, frozenset(band_statements(band))))
+    return total
 
 
 def _without_step_members(schedule: isl.Schedule, step: isl.UnionMap) -> isl.Schedule:
@@ -214,6 +332,9 @@ def _group_schedule(
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
+    fused = _row_fused(model, group, deps.full, options)
+    if fused is not None:
+        return fused, f"{where}: streaming, fused along matrix rows in one parallel loop"
     schedule = schedule_group(model, group.statements, deps.reduced, options)
     if schedule is None:
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"

@@ -1,6 +1,6 @@
 """Which reduction clauses a parallel or simd loop needs: seed 002 (BTO) per-thread copies.
 
-Public: ``reduction_clauses``, ``band_statements``.
+Public: ``reduction_clauses``.
 
 A loop that carries a reduction's updates of one element runs them with
 private partial results.  A scalar gets ``reduction(op:x)``; an array element
@@ -18,13 +18,7 @@ import islpy as isl
 from polyopt.analysis.reductions import Reduction
 from polyopt.marks import ELEMENT, SECTION, VARIABLE, ReductionClause
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import carries, invariant_along
-
-
-def band_statements(band: isl.ScheduleNode) -> set[str]:
-    names: set[str] = set()
-    band.get_domain().foreach_set(lambda domain: names.add(domain.get_tuple_name()))
-    return names
+from polyopt.schedule_tree import band_statements, carries, invariant_along
 
 
 def _same_element(access: isl.Map) -> isl.UnionMap:

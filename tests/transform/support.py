@@ -5,6 +5,7 @@ Public:
 - ``Kernel``: a region's model and dependences, with the scheduler options its context was configured with.
 - ``KernelOf``: the type of the ``kernel_of`` fixture (C body -> ``Kernel``).
 - ``build_kernel(scop, scheduler)``: model ``scop`` on a fresh context configured as ``polyopt.pipeline`` does.
+- ``relaxed(kernel)``: the kernel with its dependences relaxed for its reductions, as by default.
 - ``marks_above(band)``: the kinds of the marks stacked directly above a band.
 - ``marked_bands(schedule, mark)``: the bands under a mark of kind ``mark``, with their paths.
 - ``assert_legal(schedule, dependences)``: the order respects every dependence and no marked loop carries one.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences, compute_dependences
+from polyopt.analysis.reductions import find_reductions, relax
 from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel, build_model
@@ -83,6 +85,12 @@ def build_kernel(scop: Scop, scheduler: SchedulerOptions = DEFAULT_SCHEDULER) ->
     configure(ctx, scheduler)
     model = build_model(scop, ctx)
     return Kernel(model, compute_dependences(model), scheduler)
+
+
+def relaxed(kernel: Kernel) -> Kernel:
+    """``kernel`` with its dependences relaxed for its reductions (polyopt's default)."""
+    model = kernel.model
+    return Kernel(model, relax(model, kernel.deps, find_reductions(model)), kernel.scheduler)
 
 
 def marks_above(band: isl.ScheduleNode) -> set[str]:

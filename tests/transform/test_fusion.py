@@ -14,8 +14,8 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, parallel_outermost, schedule_respects
 from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
 from polyopt.transform.scheduling import SchedulerOptions
-from tests.transform.kernels import JACOBI_1D
-from tests.transform.support import Kernel, KernelOf, build_kernel
+from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
+from tests.transform.support import Kernel, KernelOf, build_kernel, relaxed
 
 INDEPENDENT = "for (i = 0; i < n; i++)\n  a[i] = 1;\nfor (i = 0; i < n; i++)\n  b[i] = 2;\n"
 PRODUCER_CONSUMER = "for (i = 0; i < n; i++)\n  b[i] = a[i];\nfor (i = 0; i < n; i++)\n  c[i] = b[i];\n"
@@ -212,3 +212,50 @@ def test_schedule_region_keeps_the_original_order_when_isl_gives_up(scop_of: Cal
 
     assert len(notes) == 1 and "gave up" in notes[0]
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map())
+
+
+# Streaming nests (seed 002): each reads A once per element; fused along A's rows they read it once in all.
+MVT = (
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    x1[i] = x1[i] + A[i][j] * y1[j];\n"
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    x2[i] = x2[i] + A[j][i] * y2[j];\n"
+)
+
+
+def test_streaming_nest_is_fused_along_matrix_rows(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(ATAX))
+    _, schedule = kernel.scheduled()
+
+    bands = _top_bands(schedule)
+    rows = [band for _, band in bands if "S2" in _statements_under(band)]
+    assert len(rows) == 1 and _statements_under(rows[0]) == {"S1", "S2", "S3"}
+    assert rows[0].band_n_member() == 1 and parallel_outermost(rows[0], 0, kernel.full)
+    assert schedule_respects(schedule, kernel.full)
+
+
+def test_streaming_nests_with_transposed_reads_share_one_row_loop(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(MVT))
+    plan, schedule = kernel.scheduled()
+
+    assert _groups(plan) == [(0, 1)]
+    ((_, band),) = _top_bands(schedule)
+    steps = band.band_get_partial_schedule().get_union_pw_aff(0)
+    assert steps.to_str().count("S0[i, j] -> [(i)]") == 1 and "S1[i, j] -> [(j)]" in steps.to_str()
+    assert schedule_respects(schedule, kernel.full)
+
+
+def test_without_relaxed_reductions_rows_are_not_fused(kernel_of: KernelOf) -> None:
+    """Fused along i, the y[j] updates of ATAX would make the row loop sequential: isl's schedule stays."""
+    kernel = kernel_of(ATAX)
+
+    assert (
+        fusion._row_fused(kernel.model, FusionGroup((1,), frozenset({"S1", "S2", "S3"})), kernel.full, kernel.scheduler)
+        is None
+    )
+
+
+def test_compute_bound_nests_are_left_to_isl(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(GEMM))
+    group = FusionGroup((0,), kernel.statements)
+
+    assert not fusion._streaming(kernel.model, kernel.statements)
+    assert fusion._row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
