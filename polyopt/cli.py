@@ -91,6 +91,18 @@ def _umask() -> int:
     help="Keep reductions (x += e) in their original order: no parallel or vector reductions, "
     "so floating-point results stay bit-identical.",
 )
+@click.option(
+    "--no-expand",
+    is_flag=True,
+    help="Do not expand scalars (a scalar rewritten in every iteration otherwise gets one element per iteration).",
+)
+@click.option(
+    "--assume-dead",
+    metavar="ARRAYS",
+    multiple=True,
+    help="Arrays (comma-separated; may repeat) that are not used after the regions: temporaries that "
+    "fusion leaves with one live value at a time become scalars. Also '#pragma polyopt dead(a, b)' in a region.",
+)
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(
     "--tile-sizes",
@@ -119,6 +131,8 @@ def main(
     identity: bool,
     noparallel: bool,
     no_reassociate: bool,
+    no_expand: bool,
+    assume_dead: tuple[str, ...],
     notile: bool,
     tile_sizes: str | None,
     l2tile: bool,
@@ -143,6 +157,8 @@ def main(
             fusion=fuse,
             parallel=not noparallel,
             reassociate=not no_reassociate,
+            expand=not no_expand,
+            assume_dead=frozenset(name.strip() for names in assume_dead for name in names.split(",") if name.strip()),
             tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
         ).validate()
     except PolyoptError as error:

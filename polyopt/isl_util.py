@@ -2,7 +2,7 @@
 
 Everything else in polyopt names dimensions; these helpers translate.
 Public: ``statement_space``, ``var``, ``const``, ``equate_prefix``,
-``maps_of``, ``union_of``.
+``maps_of``, ``sets_of``, ``union_of``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,13 @@ def equate_prefix(relation: isl.Map, depth: int) -> isl.Map:
     for position in range(depth):
         relation = relation.equate(isl.dim_type.in_, position, isl.dim_type.out, position)
     return relation
+
+
+def sets_of(union: isl.UnionSet) -> list[isl.Set]:
+    """The sets of a union set, one per tuple."""
+    sets: list[isl.Set] = []
+    union.foreach_set(sets.append)
+    return sets
 
 
 def maps_of(union: isl.UnionMap) -> list[isl.Map]:

@@ -22,6 +22,9 @@ class Options:
     ``identity``: regenerate each region in its original order with no
     transformation (``--identity``); ``fusion``: ``--fuse`` policy;
     ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
+    ``expand``: expand scalars that serialize loops (``--no-expand`` clears it);
+    ``assume_dead``: arrays not used after any region (``--assume-dead``), which
+    may be contracted;
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
@@ -31,6 +34,8 @@ class Options:
     fusion: str = "smart"
     parallel: bool = True
     reassociate: bool = True
+    expand: bool = True
+    assume_dead: frozenset[str] = frozenset()
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
 
@@ -40,7 +45,7 @@ class Options:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
-        transforming = not self.parallel or not self.reassociate or not self.tiling.enabled
+        transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
         if self.identity and (transforming or self.tiling.sizes or self.fusion != "smart"):
             raise PolyoptError(
                 "'--identity' already disables every transformation; do not combine it with transformation options"

@@ -10,29 +10,35 @@ from dataclasses import dataclass, replace
 
 import islpy as isl
 
+from polyopt.analysis.contraction import Contraction, plan_contractions
 from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
+from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import generate
+from polyopt.emit.isl_ast import Storage, generate
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
+from polyopt.emit.storage import with_contractions, with_expansions
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
-from polyopt.frontend.regions import Region, find_regions
+from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
 from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SECTION, SIMD_MARK
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
+from polyopt.transform.expansion import expand
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
 from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, plan_tiling, tile_band_paths
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
+
+Expansions = tuple[Expansion, ...]
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ class Decisions:
     vector: VectorPlan
     notes: tuple[str, ...]
     reductions: tuple[Reduction, ...] = ()
+    expansions: Expansions = ()
+    contractions: tuple[Contraction, ...] = ()
 
 
 NO_DECISIONS = Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), ())
@@ -147,6 +155,8 @@ def _report(
         vector=tuple(loop.describe() for loop in decisions.vector.loops),
         notes=decisions.notes,
         reductions=tuple(reduction.describe() for reduction in decisions.reductions),
+        expansions=tuple(expansion.describe() for expansion in decisions.expansions),
+        contractions=tuple(contraction.describe() for contraction in decisions.contractions),
     )
 
 
@@ -163,6 +173,10 @@ def _summary(options: Options, decisions: Decisions) -> str:
     parts = [f"fusion {decisions.fusion.policy}" if decisions.fusion else "original order"]
     if decisions.tiles.bands:
         parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in decisions.tiles.bands))
+    if decisions.expansions:
+        parts.append("expanded " + ", ".join(e.scalar for e in decisions.expansions))
+    if decisions.contractions:
+        parts.append("contracted " + ", ".join(c.array for c in decisions.contractions))
     if decisions.parallel.loops:
         parts.append(f"{len(decisions.parallel.loops)} parallel loop(s)")
     simd = sum(1 for loop in decisions.vector.loops if loop.simd)
@@ -183,27 +197,50 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
         return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 
+def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[PolyModel, Dependences, Expansions]:
+    """The region with its scalars expanded (``polyopt.analysis.expansion``), modelled again."""
+    if options.identity or not options.expand:
+        return model, deps, ()
+    expansions = plan_expansions(model, deps, model.scop.identifiers)
+    if not expansions:
+        return model, deps, ()
+    expanded = build_model(expand(model.scop, expansions), model.ctx)
+    return expanded, compute_dependences(expanded), expansions
+
+
 def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
     ctx = isl.Context()
     configure(ctx, options.scheduler)
-    model = build_model(scop, ctx)
-    deps = compute_dependences(model)
+    original = build_model(scop, ctx)
+    original_deps = compute_dependences(original)
+    model, deps, expansions = _expanded(original, original_deps, options)
     schedule, decisions = model.schedule, NO_DECISIONS
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
     relaxed = relax(model, deps, reductions)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions)
+        decisions = replace(decisions, expansions=expansions)
     warnings: tuple[str, ...] = ()
     try:
         _verify(model, schedule, relaxed, reductions)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)
+        model, deps, expansions, reductions = original, original_deps, (), ()
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
-    generated = generate(schedule, scop, prefix, reductions, _sections(model, schedule))
+    dead = options.assume_dead | region_dead_arrays(region)
+    contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
+    decisions = replace(decisions, contractions=contractions)
+    scalars = {contraction.array: contraction.name for contraction in contractions}
+    storage = Storage(reductions, _sections(model, schedule), scalars)
+    generated = generate(schedule, model.scop, prefix, storage)
+    generated = replace(generated, code=hoist_parallel_regions(generated.code))
+    if contractions:
+        generated = with_contractions(contractions, generated, model.scop)
+    if expansions:
+        generated = with_expansions(expansions, generated, generate(original.schedule, scop, prefix), scop, prefix)
     report = _report(region, model, deps, schedule, decisions)
-    loops = hoist_parallel_regions(generated.code)
-    code = RegionCode(region, print_c(loops, region.indent), generated.helpers, _summary(options, decisions))
+    code = RegionCode(region, print_c(generated.code, region.indent), generated.helpers, _summary(options, decisions))
     return RegionOutcome(region, code, report, warnings)
 
 

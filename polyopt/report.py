@@ -43,6 +43,8 @@ class RegionReport:
     vector: tuple[str, ...]
     notes: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = ()
+    contractions: tuple[str, ...] = ()
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:
@@ -64,11 +66,13 @@ def format_report(report: RegionReport) -> str:
     for dep in report.dependences:
         carried = f"carried by {', '.join(dep.carried_by)}" if dep.carried_by else "loop-independent"
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
+    lines.extend(_section("expanded scalars", report.expansions))
     lines.extend(_section("reductions (may be reordered)", report.reductions))
     lines.append(f"  fusion: {report.fusion}")
     lines.extend(_section("schedule", report.schedule))
     lines.extend(_section("tiled bands", report.tiles))
     lines.extend(_section("parallel loops", report.parallel))
     lines.extend(_section("vector loops", report.vector))
+    lines.extend(_section("contracted arrays", report.contractions))
     lines.extend(f"  note: {note}" for note in report.notes)
     return "\n".join(lines) + "\n"

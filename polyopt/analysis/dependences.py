@@ -1,7 +1,7 @@
 """Exact dependences of a region, from isl's dataflow analysis.
 
 Public: ``Dependence``, ``Dependences``, ``compute_dependences``,
-``carrying_loops``, ``carried_by``, ``flow_relation``.
+``carrying_loops``, ``carried_by``, ``flow_relation``, ``loop_paths``.
 
 Flow (read after write) dependences are value-based: each read depends on
 the last write of the same cell only.  Anti (write after read) and output
@@ -111,12 +111,12 @@ def _reduced(model: PolyModel) -> isl.UnionMap:
     return flow.union(output).union(anti)
 
 
-def _loop_paths(nodes: tuple[Node, ...], outer: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]]:
+def loop_paths(nodes: tuple[Node, ...], outer: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]]:
     """For each statement, the identities of its enclosing loops (outermost first)."""
     paths: dict[str, tuple[int, ...]] = {}
     for node in nodes:
         if isinstance(node, Loop):
-            paths.update(_loop_paths(node.body, outer + (id(node),)))
+            paths.update(loop_paths(node.body, outer + (id(node),)))
         else:
             paths[node.name] = outer
     return paths
@@ -128,7 +128,7 @@ def carrying_loops(model: PolyModel, dependence: Dependence) -> tuple[str, ...]:
     An empty tuple means the dependence is loop-independent (it orders two
     statements inside the same iteration of all their common loops).
     """
-    paths = _loop_paths(model.scop.tree)
+    paths = loop_paths(model.scop.tree)
     source, sink = paths[dependence.source], paths[dependence.sink]
     common = 0
     while common < min(len(source), len(sink)) and source[common] == sink[common]:

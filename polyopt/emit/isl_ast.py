@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``generate``, ``SECTION_LIMIT``.  Parallel (simd) marks
+Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``, ``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
 reduction clauses:
@@ -12,6 +12,9 @@ reduction clauses:
 - a 1-D array section is privatized by OpenMP on each thread's stack, so the
   loop runs in parallel only when the section has at most ``SECTION_LIMIT``
   elements, and sequentially otherwise.
+
+A contracted array is printed as its scalar, which is private to every
+marked loop that uses it.
 """
 
 from __future__ import annotations
@@ -61,6 +64,16 @@ class Generated:
     helpers: frozenset[str]
 
 
+@dataclass(frozen=True)
+class Storage:
+    """Where values live: ``reductions`` of the region, the bounds (first element, length) of
+    each 1-D array reduced as a section, and the scalar of each contracted array."""
+
+    reductions: tuple[Reduction, ...] = ()
+    sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
+    scalars: dict[str, str] = field(default_factory=dict)
+
+
 @dataclass
 class _Locals:
     """Array elements kept in locals during one marked loop: element (or the enclosing
@@ -74,13 +87,15 @@ class _Locals:
 class _Printer:
     """Prints isl AST expressions and nodes; records the helpers used."""
 
-    def __init__(self, scop: Scop, prefix: str, reductions: dict[str, Reduction]) -> None:
+    def __init__(self, scop: Scop, prefix: str, storage: Storage) -> None:
         self.scop = scop
         self.prefix = prefix
-        self.reductions = reductions
+        self.reductions = {r.statement: r for r in storage.reductions}
+        self.scalars = storage.scalars
         self.sections: dict[str, tuple[str, str]] = {}
         self.helpers: set[str] = set()
         self.locals: list[_Locals] = []
+        self.printed: list[set[str]] = []
         self.count = 0
 
     def expr(self, expr: isl.AstExpr) -> str:
@@ -147,13 +162,15 @@ class _Printer:
         iterator = f"{self.prefix}{mark.depth}"
         scope = _Locals(frozenset(c.array for c in mark.reductions if c.mode == ELEMENT))
         self.locals.append(scope)
+        self.printed.append(set())
         try:
             inner = self.nodes(node)
         finally:
             self.locals.pop()
+            statements = self.printed.pop()
         if any(re.search(rf"\b{iterator}\b", element) for element in scope.sources.values()):
             return self.nodes(node)  # the element varies along the loop after all: keep it sequential
-        clauses = tuple(self._clause(clause, scope) for clause in mark.reductions)
+        clauses = tuple(self._clause(clause, scope) for clause in mark.reductions) + self._private(statements)
         return _apply_pragma(inner, _LoopDecision(pragma, iterator, clauses, scope, self._section_limits(mark)))
 
     def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
@@ -164,6 +181,16 @@ class _Printer:
             low, length = self.sections[clause.array]
             return f"reduction({clause.op}:{clause.array}[{low}:{length}])"
         return f"reduction({clause.op}:{clause.array})"
+
+    def _private(self, statements: set[str]) -> tuple[str, ...]:
+        """``private(...)`` of the contracted scalars that ``statements`` use."""
+        used = {
+            self.scalars[access.array]
+            for name in statements
+            for access in self.scop.statement(name).reads + self.scop.statement(name).writes
+            if access.array in self.scalars
+        }
+        return (f"private({', '.join(sorted(used))})",) if used else ()
 
     def _section_limits(self, mark: LoopMark) -> tuple[str, ...]:
         return tuple(f"{self.sections[c.array][1]} <= {SECTION_LIMIT}" for c in mark.reductions if c.mode == SECTION)
@@ -198,7 +225,10 @@ class _Printer:
         statement = self.scop.statement(name)
         values = [self.expr(call.get_op_arg(i + 1)) for i in range(len(statement.iterators))]
         substitution = dict(zip(statement.iterators, values, strict=False))
-        return CStmt(print_statement(statement.body, substitution, self._kept_elements(name, substitution)))
+        for printed in self.printed:
+            printed.add(name)
+        elements = self._kept_elements(name, substitution)
+        return CStmt(print_statement(statement.body, substitution, elements, self.scalars))
 
     def _kept_elements(self, name: str, substitution: dict[str, str]) -> dict[str, str]:
         """The reduced element of statement ``name`` -> its local, when a marked loop keeps it in one."""
@@ -267,18 +297,8 @@ def _with_pragma(loop: CFor, pragma: str, clauses: tuple[str, ...]) -> CFor:
     return replace(loop, pragmas=loop.pragmas + (pragma,), clauses=merged)
 
 
-def generate(
-    schedule: isl.Schedule,
-    scop: Scop,
-    iterator_prefix: str,
-    reductions: tuple[Reduction, ...] = (),
-    sections: dict[str, tuple[isl.PwAff, isl.PwAff]] | None = None,
-) -> Generated:
-    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth.
-
-    ``reductions`` are the region's reduction statements; ``sections`` give the
-    first element and the length of each 1-D array reduced as a section.
-    """
+def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
+    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
     depth = max(1, _max_depth(schedule))
     ctx = schedule.get_ctx()
     names = isl.IdList.alloc(ctx, depth)
@@ -286,13 +306,29 @@ def generate(
         names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
     context = isl.Set.universe(schedule.get_domain().get_space().params())
     build = isl.AstBuild.from_context(context).set_iterators(names)
-    printer = _Printer(scop, iterator_prefix, {r.statement: r for r in reductions})
+    storage = storage or Storage()
+    printer = _Printer(scop, iterator_prefix, storage)
     printer.sections = {
         array: (printer.expr(build.expr_from_pw_aff(low)), printer.expr(build.expr_from_pw_aff(length)))
-        for array, (low, length) in (sections or {}).items()
+        for array, (low, length) in storage.sections.items()
     }
     code = printer.nodes(build.node_from_schedule(schedule))
     return Generated(code, frozenset(printer.helpers))
+
+
+def print_parametric(
+    scop: Scop, prefix: str, values: list[isl.PwAff], where: isl.Set | None = None
+) -> tuple[list[str], str, frozenset[str]]:
+    """``values`` (functions of the parameters) as C expressions valid where ``where`` holds,
+    the condition ``where`` itself (empty when it always holds), and the helpers they call."""
+    context = isl.Set.universe(values[0].get_domain_space().params()) if where is None else where
+    build = isl.AstBuild.from_context(isl.Set.universe(context.get_space()))
+    printer = _Printer(scop, prefix, Storage())
+    always = context.is_params() and context.plain_is_universe()
+    condition = "" if always else printer.expr(build.expr_from_set(context))
+    inside = build.restrict(context)
+    texts = [printer.expr(inside.expr_from_pw_aff(value)) for value in values]
+    return texts, condition, frozenset(printer.helpers)
 
 
 def _max_depth(schedule: isl.Schedule) -> int:

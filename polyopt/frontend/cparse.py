@@ -13,7 +13,7 @@ import re
 from pycparser import c_ast, c_parser
 
 from polyopt.diagnostics import InputError, Location, UnsupportedRegion
-from polyopt.frontend.regions import Region, blank_comments
+from polyopt.frontend.regions import Region, blank_comments, polyopt_pragmas
 
 _C_TYPE_WORDS = {
     "void",
@@ -123,6 +123,14 @@ def _check_braces(body: str, region: Region) -> None:
         )
 
 
+def _offset(body: str, where: Location, region: Region) -> int:
+    """The offset in ``body`` of the start of line ``where.line``."""
+    offset = 0
+    for _ in range(where.line - region.body_line):
+        offset = body.index("\n", offset) + 1
+    return offset
+
+
 def _position(body: str, offset: int, region: Region) -> Location:
     line = region.body_line + body.count("\n", 0, offset)
     column = offset - (body.rfind("\n", 0, offset) + 1) + 1
@@ -138,6 +146,10 @@ def parse_region(region: Region, file_text: str) -> c_ast.Compound:
     body = blank_comments(region.body).replace("\r", " ")
     if "/*" in body:
         raise InputError("syntax error: unterminated comment", _position(body, body.index("/*"), region))
+    for where, _ in polyopt_pragmas(region):
+        start = _offset(body, where, region)
+        end = body.find("\n", start)
+        body = body[:start] + " " * ((end if end >= 0 else len(body)) - start) + body[end if end >= 0 else len(body) :]
     _check_directives(body, region)
     _check_braces(body, region)
     typedefs = "".join(f"typedef int {name};\n" for name in sorted(_type_names(body, file_text)))

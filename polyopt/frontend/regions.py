@@ -1,7 +1,11 @@
 """Find the ``#pragma scop`` ... ``#pragma endscop`` regions of a C file.
 
-Public: ``Region``, ``find_regions``, ``blank_comments``.  Works on text only, so that everything
-outside the regions can be copied back byte for byte.
+Public: ``Region``, ``find_regions``, ``blank_comments``, ``polyopt_pragmas``,
+``region_dead_arrays``.  Works on text only, so that everything outside the
+regions can be copied back byte for byte.
+
+Inside a region, ``#pragma polyopt dead(a, b)`` says that the arrays ``a`` and
+``b`` are not used after the region (see ``polyopt.analysis.contraction``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from polyopt.diagnostics import InputError, Location
 
 _SCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+scop\b")
 _ENDSCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+endscop\b")
+_POLYOPT = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+polyopt\b([^\n]*)$", re.M)
+_DEAD = re.compile(r"^\s*dead\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -110,3 +116,29 @@ def find_regions(text: str, filename: str) -> list[Region]:
             Location(filename, open_line, column),
         )
     return regions
+
+
+def polyopt_pragmas(region: Region) -> list[tuple[Location, str]]:
+    """Each ``#pragma polyopt`` line of the region: its position and the text after ``polyopt``.
+
+    Raises ``InputError`` for one that is not ``dead(name, ...)``.
+    """
+    found: list[tuple[Location, str]] = []
+    body = blank_comments(region.body)
+    for match in _POLYOPT.finditer(body):
+        line = region.body_line + body.count("\n", 0, match.start())
+        where = Location(region.location.file, line, match.group(0).index("#") + 1)
+        if not _DEAD.match(match[1]):
+            raise InputError(f"unknown polyopt pragma '{match[1].strip()}' (expected 'dead(array, ...)')", where)
+        found.append((where, match[1]))
+    return found
+
+
+def region_dead_arrays(region: Region) -> frozenset[str]:
+    """The arrays that the region's ``#pragma polyopt dead(...)`` lines name."""
+    names: set[str] = set()
+    for _, text in polyopt_pragmas(region):
+        match = _DEAD.match(text)
+        if match:
+            names.update(name.strip() for name in match[1].split(","))
+    return frozenset(names)

@@ -275,10 +275,20 @@ def _row_fused(
         fused = _stepped(model, group.statements, steps, dependences, options)
         if fused is None or not _outer_parallel(fused, dependences):
             continue
-        apart = schedule_group(model, group.statements, dependences, options)
-        if apart is None or _streams(model, fused) < _streams(model, apart):
+        if _streams(model, fused) < _streams_apart(model, group, dependences, options):
             return fused
     return None
+
+
+def _streams_apart(model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions) -> int:
+    """The matrix streams of isl's schedule of a one-nest group, or of each nest of a group on its own."""
+    nests = top_level_nests(model.scop)
+    parts = [group.statements] if len(group.nests) == 1 else [nests[index] for index in group.nests]
+    total = 0
+    for part in parts:
+        schedule = schedule_group(model, part, dependences, options)
+        total += len(_matrices(model, part)) if schedule is None else _streams(model, schedule)
+    return total
 
 
 def _streams(model: PolyModel, schedule: isl.Schedule) -> int:

@@ -97,6 +97,7 @@ BAD_INPUT_TABLE = [
     ("unterminated_scop.c", 1, "unterminated_scop.c:5:3: error: unterminated '#pragma scop'", None),
     ("nested_scop.c", 1, "nested_scop.c:8:1: error: nested '#pragma scop' (the region opened on line 5", None),
     ("stray_endscop.c", 1, "stray_endscop.c:10:5: error: '#pragma endscop' without a matching", None),
+    ("unknown_polyopt_pragma.c", 1, "unknown_polyopt_pragma.c:5:1: error: unknown polyopt pragma 'private(t)'", None),
     ("data_dependent_bound.c", 0, f"data_dependent_bound.c:7:21: {WARNING}array access in a loop bound", True),
     ("nonaffine_subscript.c", 0, f"nonaffine_subscript.c:8:9: {WARNING}product of two variables", True),
     ("indirect_subscript.c", 0, f"indirect_subscript.c:7:7: {WARNING}array access", True),

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.handwritten import REASSOCIATED
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
 
 # polyopt command-line option sets, each checked on every kernel.
@@ -39,9 +40,8 @@ OPTION_SETS: list[list[str]] = [
     ["--l2tile"],
     ["--tile-sizes=3,5,7"],
     ["--no-reassociate"],
+    ["--no-expand"],
 ]
-# Tolerance for option sets that let polyopt reorder reductions.
-REASSOCIATED = {"rel_tol": 1e-6, "abs_tol": 1e-9}
 
 KERNELS = sorted(path.stem for path in EXAMPLES.glob("*.c"))
 SIZES = ["MINI", "SMALL"]

@@ -1,0 +1,67 @@
+"""Storage of expanded scalars and contracted arrays around a region's code.
+
+Public: ``with_expansions``, ``with_contractions``.
+
+Each expanded scalar gets a heap array of the scalar's type, one element per
+iteration of its loops (sizes are parametric, so the stack is no place for
+it).  If an allocation fails, the region runs in its original order with the
+scalars as written.  After the optimized code, each scalar gets the value of
+its last write, and the arrays are freed.
+"""
+
+from __future__ import annotations
+
+from polyopt.analysis.contraction import Contraction
+from polyopt.analysis.expansion import Expansion
+from polyopt.emit.cast import CBlock, CDecl, CIf, CNode, CStmt
+from polyopt.emit.isl_ast import Generated, print_parametric
+from polyopt.frontend.scop import Scop
+
+
+def _declaration(expansion: Expansion, sizes: list[str]) -> str:
+    rows = "".join(f"[polyopt_max({size}, 1)]" for size in sizes[1:])
+    count = f"(unsigned long)polyopt_max({sizes[0]}, 1)"
+    allocation = f"__builtin_malloc(sizeof(*{expansion.name}) * {count})"
+    return f"__typeof__({expansion.scalar}) (*{expansion.name}){rows} = {allocation};"
+
+
+def _last_value(expansion: Expansion, scop: Scop, prefix: str) -> tuple[tuple[CNode, ...], frozenset[str]]:
+    """``scalar = array[last write's indices];``, guarded by the condition that the region writes it."""
+    if not expansion.last:
+        return (), frozenset()
+    where = expansion.last[0].domain().coalesce()
+    indices, condition, helpers = print_parametric(scop, prefix, list(expansion.last), where)
+    pairs = zip(indices, expansion.lows, strict=True)
+    element = "".join(f"[{index} - {low}]" if low else f"[{index}]" for index, low in pairs)
+    assignment = CStmt(f"{expansion.scalar} = {expansion.name}{element};")
+    return ((CIf(condition, (assignment,)),) if condition else (assignment,)), helpers
+
+
+def with_expansions(
+    expansions: tuple[Expansion, ...], optimized: Generated, original: Generated, scop: Scop, prefix: str
+) -> Generated:
+    """``optimized`` inside the allocation of the expanded scalars, ``original`` when one fails."""
+    declarations: list[CNode] = []
+    results: list[CNode] = []
+    helpers = set(optimized.helpers | original.helpers | {"polyopt_max"})
+    for expansion in expansions:
+        sizes, _, used = print_parametric(scop, prefix, list(expansion.sizes))
+        declarations.append(CDecl(_declaration(expansion, sizes)))
+        last, more = _last_value(expansion, scop, prefix)
+        results.extend(last)
+        helpers |= used | more
+    frees = tuple(CStmt(f"__builtin_free({e.name});") for e in expansions)
+    allocated = " && ".join(expansion.name for expansion in expansions)
+    body = CIf(allocated, optimized.code + tuple(results) + frees, frees + original.code)
+    return Generated((CBlock((*declarations, body)),), frozenset(helpers))
+
+
+def with_contractions(contractions: tuple[Contraction, ...], generated: Generated, scop: Scop) -> Generated:
+    """``generated`` in a block that declares the scalar of each contracted array (``polyopt.analysis.contraction``)."""
+    declarations: list[CNode] = []
+    for contraction in contractions:
+        accesses = (a for s in scop.statements for a in s.reads + s.writes if a.array == contraction.array)
+        rank = len(next(accesses).subscripts)
+        element = contraction.array + "[0]" * rank
+        declarations.append(CDecl(f"__typeof__({element}) {contraction.name};"))
+    return Generated((CBlock((*declarations, *generated.code)),), generated.helpers)

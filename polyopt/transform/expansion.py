@@ -1,0 +1,74 @@
+"""Apply scalar expansions to a region: ``temp2`` becomes ``temp2_x[i][j]`` in every statement.
+
+Public: ``expand``.  The result is a new ``Scop`` (accesses and statement
+bodies rewritten), modelled and analysed again like any region; the
+decision of what to expand is ``polyopt.analysis.expansion``'s.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+from pycparser import c_ast
+
+from polyopt.analysis.expansion import Expansion
+from polyopt.frontend.scop import Access, Affine, BinOp, Const, Scop, Statement, Var
+
+
+def _subscripts(expansion: Expansion) -> tuple[Affine, ...]:
+    return tuple(
+        Var(loop) if low == 0 else BinOp("-", Var(loop), Const(low))
+        for loop, low in zip(expansion.loops, expansion.lows, strict=True)
+    )
+
+
+def _element(expansion: Expansion) -> c_ast.Node:
+    node: c_ast.Node = c_ast.ID(expansion.name)
+    for loop, low in zip(expansion.loops, expansion.lows, strict=True):
+        index: c_ast.Node = c_ast.ID(loop)
+        if low:
+            index = c_ast.BinaryOp("-", index, c_ast.Constant("int", str(low)))
+        node = c_ast.ArrayRef(node, index)
+    return node
+
+
+def _renamed(node: c_ast.Node, scalar: str, element: c_ast.Node) -> c_ast.Node:
+    """A copy of ``node`` with every use of the identifier ``scalar`` replaced by ``element``."""
+    if isinstance(node, c_ast.ID):
+        return copy.deepcopy(element) if node.name == scalar else node
+    node = copy.copy(node)
+    for attribute in node.__slots__:
+        value = getattr(node, attribute, None)
+        if isinstance(value, c_ast.Node):
+            setattr(node, attribute, _renamed(value, scalar, element))
+        elif isinstance(value, list):
+            setattr(node, attribute, [_renamed(v, scalar, element) if isinstance(v, c_ast.Node) else v for v in value])
+    return node
+
+
+def _accesses(accesses: tuple[Access, ...], expansion: Expansion) -> tuple[Access, ...]:
+    return tuple(
+        Access(expansion.name, _subscripts(expansion)) if access.array == expansion.scalar else access
+        for access in accesses
+    )
+
+
+def _statement(statement: Statement, expansion: Expansion) -> Statement:
+    if not any(a.array == expansion.scalar for a in statement.reads + statement.writes):
+        return statement
+    return replace(
+        statement,
+        reads=_accesses(statement.reads, expansion),
+        writes=_accesses(statement.writes, expansion),
+        body=_renamed(statement.body, expansion.scalar, _element(expansion)),
+    )
+
+
+def expand(scop: Scop, expansions: tuple[Expansion, ...]) -> Scop:
+    """``scop`` with each expansion's scalar replaced by its array."""
+    statements = scop.statements
+    for expansion in expansions:
+        statements = tuple(_statement(statement, expansion) for statement in statements)
+    names = frozenset(expansion.name for expansion in expansions)
+    return replace(scop, statements=statements, identifiers=scop.identifiers | names)

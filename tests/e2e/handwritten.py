@@ -1,0 +1,107 @@
+"""Small handwritten programs for end-to-end tests of one transformation at a time.
+
+Public: ``Case``, ``REASSOCIATED``, ``check_case``.
+
+A case is a region body over the arrays ``A``, ``B`` (M x N), ``x``, ``y`` (N), ``z`` (M)
+and the scalars ``s``, ``p``, ``t`` of one element type; the program initializes them
+deterministically, runs the region once and prints every array and scalar.  ``check_case``
+optimizes it under several option sets and compares each build and run with the original's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support import assert_same_output, compile_c, run_binary, run_polyopt
+
+# Tolerance for option sets that let polyopt reorder reductions of doubles.
+REASSOCIATED = {"rel_tol": 1e-6, "abs_tol": 1e-9}
+# A float sum of 60000 terms changes by about n * 2^-24 relative when reassociated.
+_TOLERANCES = {"double": REASSOCIATED, "float": {"rel_tol": 1e-3, "abs_tol": 1e-6}, "long": {}}
+_FORMATS = {"double": "%.17g", "float": "%.9g", "long": "%ld"}
+_RUNS = [(["-fopenmp"], 1), (["-fopenmp"], 2), ([], 1)]
+
+_PROGRAM = """#include <stdio.h>
+#ifndef N
+# define N 37
+#endif
+#ifndef M
+# define M 23
+#endif
+static {type} A[M][N], B[M][N], x[N], y[N], z[M];
+static {type} s, p, t;
+
+static void kernel(void)
+{{
+  int i, j, k;
+#pragma scop
+{body}
+#pragma endscop
+}}
+
+int main(void)
+{{
+  for (int i = 0; i < M; i++) {{
+    z[i] = ({type})((i * 7) % 5 + 1) / 4;
+    for (int j = 0; j < N; j++) {{
+      A[i][j] = ({type})((i * 3 + j * 5) % 11 - 4) / 8;
+      B[i][j] = ({type})((i + 2 * j) % 7 + 1) / 3;
+    }}
+  }}
+  for (int j = 0; j < N; j++) {{
+    x[j] = ({type})(j % 9 + 1) / 5;
+    y[j] = 0;
+  }}
+  s = 0;
+  p = 1;
+  t = -1;
+  kernel();
+  printf("{fmt} {fmt} {fmt}\\n", s, p, t);
+  for (int j = 0; j < N; j++)
+    printf("{fmt} ", y[j]);
+  for (int i = 0; i < M; i++)
+    printf("{fmt} ", z[i]);
+  printf("\\n");
+  return 0;
+}}
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """A region ``body`` over data of type ``kind``; the default output must contain ``expect``."""
+
+    kind: str
+    body: str
+    expect: str
+
+
+def _outputs(source: Path, defines: Sequence[str], folder: Path) -> list[str]:
+    outputs = []
+    for flags, threads in _RUNS:
+        build = folder / f"{source.stem}-{'omp' if flags else 'seq'}"
+        build.mkdir(parents=True, exist_ok=True)
+        binary = compile_c(source, defines=defines, flags=["-O2", *flags], include_dirs=(), out_dir=build)
+        outputs.append(run_binary(binary, threads=threads).stdout)
+    return outputs
+
+
+def check_case(
+    folder: Path, name: str, case: Case, defines: Sequence[str], exact_flags: Sequence[str], flags: Sequence[str] = ()
+) -> None:
+    """Optimize the case with ``flags`` (its text must contain ``case.expect``; outputs compared
+    within the reassociation tolerance) and with ``exact_flags`` (compared exactly)."""
+    source = folder / f"{name}.c"
+    source.write_text(_PROGRAM.format(type=case.kind, body=case.body, fmt=_FORMATS[case.kind]))
+    (expected, *_) = _outputs(source, defines, folder / "original")
+    for index, (options, tolerance) in enumerate(((flags, _TOLERANCES[case.kind]), (exact_flags, {}))):
+        optimized = folder / f"{name}-{index}.polyopt.c"
+        result = run_polyopt(source, options, output=optimized)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        text = optimized.read_text()
+        if index == 0:
+            assert case.expect in text, f"expected {case.expect!r} in the optimized program:\n{text}"
+        for actual in _outputs(optimized, defines, folder / optimized.stem):
+            assert_same_output(expected, actual, context=f"polyopt {' '.join(options)}\n{text}", **tolerance)
