@@ -15,6 +15,7 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
+from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.options import Options, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
@@ -103,6 +104,22 @@ def _umask() -> int:
     help="Arrays (comma-separated; may repeat) that are not used after the regions: temporaries that "
     "fusion leaves with one live value at a time become scalars. Also '#pragma polyopt dead(a, b)' in a region.",
 )
+@click.option(
+    "--blas",
+    type=click.Choice(BLAS_CHOICES),
+    default="auto",
+    show_default=True,
+    help="Matrix products (C += alpha*A*B) as CBLAS calls when M*N*K reaches the threshold: "
+    "auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
+)
+@click.option(
+    "--blas-threshold",
+    type=click.IntRange(min=0),
+    default=BLAS_THRESHOLD,
+    show_default=True,
+    metavar="N",
+    help="Smallest M*N*K for which a product is computed by CBLAS (checked at run time).",
+)
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(
     "--tile-sizes",
@@ -133,6 +150,8 @@ def main(
     no_reassociate: bool,
     no_expand: bool,
     assume_dead: tuple[str, ...],
+    blas: str,
+    blas_threshold: int,
     notile: bool,
     tile_sizes: str | None,
     l2tile: bool,
@@ -158,6 +177,8 @@ def main(
             parallel=not noparallel,
             reassociate=not no_reassociate,
             expand=not no_expand,
+            blas=blas,
+            blas_threshold=blas_threshold,
             assume_dead=frozenset(name.strip() for names in assume_dead for name in names.split(",") if name.strip()),
             tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
         ).validate()

@@ -1,7 +1,7 @@
 """The one place where isl dimensions are handled by position.
 
 Everything else in polyopt names dimensions; these helpers translate.
-Public: ``statement_space``, ``var``, ``const``, ``equate_prefix``,
+Public: ``statement_space``, ``var``, ``const``, ``total``, ``extended``, ``equate_prefix``,
 ``maps_of``, ``sets_of``, ``union_of``.
 """
 
@@ -32,6 +32,19 @@ def const(space: isl.Space, value: int) -> isl.PwAff:
     """The constant ``value`` on ``space``."""
     aff = isl.Aff.zero_on_domain(isl.LocalSpace.from_space(space))
     return isl.PwAff.from_aff(aff.set_constant_val(isl.Val.int_from_si(space.get_ctx(), value)))
+
+
+def extended(value: isl.PwAff) -> isl.PwAff:
+    """``value`` extended everywhere: its expression when it has one piece, else 0 where it is undefined."""
+    pieces: list[isl.Aff] = []
+    value.foreach_piece(lambda _, aff: pieces.append(aff))
+    return isl.PwAff.from_aff(pieces[0]) if len(pieces) == 1 else total(value)
+
+
+def total(value: isl.PwAff) -> isl.PwAff:
+    """``value`` extended with 0 where it is undefined."""
+    zero = const(value.get_domain_space(), 0).intersect_domain(value.domain().complement())
+    return value.union_add(zero)
 
 
 def equate_prefix(relation: isl.Map, depth: int) -> isl.Map:

@@ -104,7 +104,7 @@ class PolyModel:
         elements = isl.Set.from_union_set(touched)
         low, high = elements.dim_min(0), elements.dim_max(0)
         length = high.sub(low).add(isl_util.const(low.get_domain_space(), 1))
-        return _total(low), _total(length)
+        return isl_util.total(low), isl_util.total(length)
 
 
 def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:
@@ -120,12 +120,6 @@ def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:
         return then.union_add(_affine(expr.other, space).intersect_domain(chosen.complement()))
     left, right = _affine(expr.left, space), _affine(expr.right, space)
     return _binary(expr.op, left, right)
-
-
-def _total(value: isl.PwAff) -> isl.PwAff:
-    """``value`` extended with 0 where it is undefined."""
-    zero = isl_util.const(value.get_domain_space(), 0).intersect_domain(value.domain().complement())
-    return value.union_add(zero)
 
 
 def _binary(op: str, left: isl.PwAff, right: isl.PwAff) -> isl.PwAff:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.diagnostics import PolyoptError
+from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.transform.fusion import FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
@@ -25,6 +26,8 @@ class Options:
     ``expand``: expand scalars that serialize loops (``--no-expand`` clears it);
     ``assume_dead``: arrays not used after any region (``--assume-dead``), which
     may be contracted;
+    ``blas``: ``--blas=auto|cblas|none`` (library calls for matrix products), called
+    when M·N·K reaches ``blas_threshold``;
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
@@ -36,6 +39,8 @@ class Options:
     reassociate: bool = True
     expand: bool = True
     assume_dead: frozenset[str] = frozenset()
+    blas: str = "auto"
+    blas_threshold: int = BLAS_THRESHOLD
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
 
@@ -43,9 +48,14 @@ class Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
         if self.fusion not in FUSION_POLICIES:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
+        if self.blas not in BLAS_CHOICES:
+            raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
+        if self.blas_threshold < 0:
+            raise PolyoptError("--blas-threshold must be a non-negative integer")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
+        transforming = transforming or self.blas == "cblas"
         if self.identity and (transforming or self.tiling.sizes or self.fusion != "smart"):
             raise PolyoptError(
                 "'--identity' already disables every transformation; do not combine it with transformation options"

@@ -10,14 +10,17 @@ from dataclasses import dataclass, replace
 
 import islpy as isl
 
+from polyopt import isl_util
 from polyopt.analysis.contraction import Contraction, plan_contractions
 from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
 from polyopt.analysis.expansion import Expansion, plan_expansions
+from polyopt.analysis.idioms import find_gemms
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
+from polyopt.emit.blas import BLAS_HELPER, LINK_NOTE, gemm_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import Storage, generate
+from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.emit.storage import with_contractions, with_expansions
@@ -32,6 +35,7 @@ from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
 from polyopt.transform.expansion import expand
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
+from polyopt.transform.library import plan_library
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
@@ -126,6 +130,18 @@ def _transform(
     return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions)
 
 
+def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
+    """Per statement, the extent of each loop dimension of its domain's box (any value where it is empty)."""
+    extents: dict[str, tuple[isl.PwAff, ...]] = {}
+    for name, domain in model.domains.items():
+        sizes = []
+        for position in range(domain.dim(isl.dim_type.set)):
+            low, high = domain.dim_min(position), domain.dim_max(position)
+            sizes.append(isl_util.extended(high.sub(low).add(isl_util.const(high.get_domain_space(), 1))))
+        extents[name] = tuple(sizes)
+    return extents
+
+
 def _sections(model: PolyModel, schedule: isl.Schedule) -> dict[str, tuple[isl.PwAff, isl.PwAff]]:
     """The bounds of each array that a marked loop reduces as a section."""
     marks = [mark for _, band in band_nodes(schedule) if (mark := parent_mark(band)) is not None]
@@ -208,9 +224,26 @@ def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[Po
     return expanded, compute_dependences(expanded), expansions
 
 
+@dataclass(frozen=True)
+class _Part:
+    """The code, report, warnings and one-line summary of a region or of one segment of it."""
+
+    generated: Generated
+    report: RegionReport
+    warnings: tuple[str, ...]
+    summary: str
+
+
 def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
-    ctx = isl.Context()
-    configure(ctx, options.scheduler)
+    part = _library_part(region, scop, options, prefix) or _part(region, scop, _context(options), options, prefix)
+    printed = print_c(part.generated.code, region.indent)
+    return RegionOutcome(
+        region, RegionCode(region, printed, part.generated.helpers, part.summary), part.report, part.warnings
+    )
+
+
+def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, prefix: str) -> _Part:
+    """``scop`` scheduled, verified and generated (the whole pipeline without library calls)."""
     original = build_model(scop, ctx)
     original_deps = compute_dependences(original)
     model, deps, expansions = _expanded(original, original_deps, options)
@@ -232,7 +265,7 @@ def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) ->
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
-    storage = Storage(reductions, _sections(model, schedule), scalars)
+    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model))
     generated = generate(schedule, model.scop, prefix, storage)
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     if contractions:
@@ -240,8 +273,64 @@ def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) ->
     if expansions:
         generated = with_expansions(expansions, generated, generate(original.schedule, scop, prefix), scop, prefix)
     report = _report(region, model, deps, schedule, decisions)
-    code = RegionCode(region, print_c(generated.code, region.indent), generated.helpers, _summary(options, decisions))
-    return RegionOutcome(region, code, report, warnings)
+    return _Part(generated, report, warnings, _summary(options, decisions))
+
+
+def _context(options: Options) -> isl.Context:
+    """A fresh isl context for one region (or segment), configured for the scheduler."""
+    ctx = isl.Context()
+    configure(ctx, options.scheduler)
+    return ctx
+
+
+def _library_part(region: Region, scop: Scop, options: Options, prefix: str) -> _Part | None:
+    """The region cut around its matrix products, each run by a CBLAS call when it pays
+    (``polyopt.transform.library``); None when there is none or the cut is not legal."""
+    if options.identity or not options.reassociate or not library_enabled(options.blas):
+        return None
+    model = build_model(scop, _context(options))
+    gemms = find_gemms(model)
+    plan = plan_library(model, relax(model, compute_dependences(model), find_reductions(model)), gemms)
+    if plan is None:
+        return None
+    inner = replace(options, blas="none")
+    parts: list[_Part] = []
+    for segment in plan.segments:
+        part = _part(region, scop.restricted(segment.statements), _context(options), inner, prefix)
+        if segment.gemm is not None:
+            extents, _, helpers = print_parametric(scop, prefix, [isl_util.extended(e) for e in segment.gemm.extents])
+            block = gemm_block(segment.gemm, extents, part.generated.code, options.blas_threshold)
+            used = part.generated.helpers | helpers | {BLAS_HELPER}
+            part = replace(part, generated=Generated((block,), frozenset(used)))
+        parts.append(part)
+    code = tuple(node for part in parts for node in part.generated.code)
+    helpers = frozenset().union(*(part.generated.helpers for part in parts))
+    report = replace(_merged_reports([part.report for part in parts]), library=plan.describe() + (LINK_NOTE,))
+    summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
+    warnings = tuple(warning for part in parts for warning in part.warnings)
+    return _Part(Generated(code, helpers), report, warnings, f"library calls ({summary})")
+
+
+def _merged_reports(reports: list[RegionReport]) -> RegionReport:
+    """One report for the segments of a region: the region's statements and each segment's decisions."""
+    first = reports[0]
+    joined = {
+        field: tuple(item for report in reports for item in getattr(report, field))
+        for field in (
+            "statements",
+            "dependences",
+            "schedule",
+            "tiles",
+            "parallel",
+            "vector",
+            "notes",
+            "reductions",
+            "expansions",
+            "contractions",
+        )
+    }
+    fusion = " | ".join(report.fusion for report in reports)
+    return replace(first, fusion=fusion, **joined)
 
 
 def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:

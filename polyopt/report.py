@@ -45,6 +45,7 @@ class RegionReport:
     reductions: tuple[str, ...] = ()
     expansions: tuple[str, ...] = ()
     contractions: tuple[str, ...] = ()
+    library: tuple[str, ...] = ()
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:
@@ -74,5 +75,7 @@ def format_report(report: RegionReport) -> str:
     lines.extend(_section("parallel loops", report.parallel))
     lines.extend(_section("vector loops", report.vector))
     lines.extend(_section("contracted arrays", report.contractions))
+    if report.library:
+        lines.extend(_section("library calls", report.library))
     lines.extend(f"  note: {note}" for note in report.notes)
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``, ``print_parametric``.  Parallel (simd) marks
+Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``, ``PARALLEL_MIN_WORK``,
+``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
 reduction clauses:
@@ -15,6 +16,13 @@ reduction clauses:
 
 A contracted array is printed as its scalar, which is private to every
 marked loop that uses it.
+
+A parallel loop starts threads only when its statements run at least
+``PARALLEL_MIN_WORK`` instances in all (``if(...)``, evaluated at run time
+from the box around each statement's domain): starting a team costs more
+than a small loop gains (measured on this project's 2-core VM: 5 to 10 ms for
+the first parallel region of a process, and as much again when an idle core
+has to wake up).
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ _INFIX = {
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
 _ATOM = 16
 SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
+PARALLEL_MIN_WORK = 1 << 24  # statement instances: about 10 ms of work on one core
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,7 @@ class Storage:
     reductions: tuple[Reduction, ...] = ()
     sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
     scalars: dict[str, str] = field(default_factory=dict)
+    extents: dict[str, tuple[isl.PwAff, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -93,6 +103,7 @@ class _Printer:
         self.reductions = {r.statement: r for r in storage.reductions}
         self.scalars = storage.scalars
         self.sections: dict[str, tuple[str, str]] = {}
+        self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
         self.locals: list[_Locals] = []
         self.printed: list[set[str]] = []
@@ -171,6 +182,8 @@ class _Printer:
         if any(re.search(rf"\b{iterator}\b", element) for element in scope.sources.values()):
             return self.nodes(node)  # the element varies along the loop after all: keep it sequential
         clauses = tuple(self._clause(clause, scope) for clause in mark.reductions) + self._private(statements)
+        if mark.kind == PARALLEL_MARK:
+            clauses += self._enough_work(statements)
         return _apply_pragma(inner, _LoopDecision(pragma, iterator, clauses, scope, self._section_limits(mark)))
 
     def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
@@ -181,6 +194,14 @@ class _Printer:
             low, length = self.sections[clause.array]
             return f"reduction({clause.op}:{clause.array}[{low}:{length}])"
         return f"reduction({clause.op}:{clause.array})"
+
+    def _enough_work(self, statements: set[str]) -> tuple[str, ...]:
+        """``if(...)``: run in parallel only for at least ``PARALLEL_MIN_WORK`` statement instances."""
+        if not statements <= set(self.extents):
+            return ()
+        terms = [" * ".join(f"(long)({e})" for e in self.extents[name]) for name in sorted(statements)]
+        terms = [term for term in terms if term]
+        return (f"if({' + '.join(terms)} >= {PARALLEL_MIN_WORK}L)",) if terms else ()
 
     def _private(self, statements: set[str]) -> tuple[str, ...]:
         """``private(...)`` of the contracted scalars that ``statements`` use."""
@@ -311,6 +332,10 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: 
     printer.sections = {
         array: (printer.expr(build.expr_from_pw_aff(low)), printer.expr(build.expr_from_pw_aff(length)))
         for array, (low, length) in storage.sections.items()
+    }
+    printer.extents = {
+        name: tuple(printer.expr(build.expr_from_pw_aff(extent)) for extent in extents)
+        for name, extents in storage.extents.items()
     }
     code = printer.nodes(build.node_from_schedule(schedule))
     return Generated(code, frozenset(printer.helpers))

@@ -8,7 +8,8 @@ further sequential loops, conditions and degenerate-loop declarations) gets
 thread walks the sequential loop, the iterations of each inner loop are
 shared out, and the implicit barrier after each ``omp for`` keeps the order.
 A statement outside the parallel loops would run on every thread, so such a
-body is left alone.
+body is left alone.  The parallel loops' ``if(...)`` clauses (``omp for``
+takes none) move to the region, which starts threads when any of them would.
 """
 
 from __future__ import annotations
@@ -38,18 +39,28 @@ def _only_parallel_work(nodes: tuple[CNode, ...]) -> bool:
     return True
 
 
-def _work_sharing(nodes: tuple[CNode, ...]) -> tuple[CNode, ...]:
-    """Turn the parallel loops in ``nodes`` into work-sharing ``omp for`` loops."""
+def _is_condition(clause: str) -> bool:
+    return clause.startswith("if(")
+
+
+def _work_sharing(nodes: tuple[CNode, ...], conditions: list[str]) -> tuple[CNode, ...]:
+    """Turn the parallel loops in ``nodes`` into work-sharing ``omp for`` loops; their
+    ``if`` conditions go to ``conditions``."""
     result: list[CNode] = []
     for node in nodes:
         if isinstance(node, CFor) and _is_parallel(node):
-            result.append(replace(node, pragmas=tuple(_PARALLEL.get(p, p) for p in node.pragmas)))
+            conditions.extend(clause[3:-1] for clause in node.clauses if _is_condition(clause))
+            clauses = tuple(clause for clause in node.clauses if not _is_condition(clause))
+            pragmas = tuple(_PARALLEL.get(p, p) for p in node.pragmas)
+            result.append(replace(node, pragmas=pragmas, clauses=clauses))
         elif isinstance(node, CFor):
-            result.append(replace(node, body=_work_sharing(node.body)))
+            result.append(replace(node, body=_work_sharing(node.body, conditions)))
         elif isinstance(node, CIf):
-            result.append(replace(node, then=_work_sharing(node.then), other=_work_sharing(node.other)))
+            result.append(
+                replace(node, then=_work_sharing(node.then, conditions), other=_work_sharing(node.other, conditions))
+            )
         elif isinstance(node, CBlock):
-            result.append(replace(node, body=_work_sharing(node.body)))
+            result.append(replace(node, body=_work_sharing(node.body, conditions)))
         else:
             result.append(node)
     return tuple(result)
@@ -72,7 +83,10 @@ def hoist_parallel_regions(nodes: tuple[CNode, ...]) -> tuple[CNode, ...]:
     for node in nodes:
         if isinstance(node, CFor) and not node.pragmas and _has_parallel(node.body):
             if _only_parallel_work(node.body):
-                node = replace(node, pragmas=("omp parallel",), body=_work_sharing(node.body))
+                conditions: list[str] = []
+                body = _work_sharing(node.body, conditions)
+                clauses = (f"if({' || '.join(f'({c})' for c in dict.fromkeys(conditions))})",) if conditions else ()
+                node = replace(node, pragmas=("omp parallel",), body=body, clauses=clauses)
             else:
                 node = replace(node, body=hoist_parallel_regions(node.body))
         elif isinstance(node, CIf):

@@ -1,6 +1,6 @@
 """Splice generated regions back into the file text.
 
-Public: ``HELPER_DEFINITIONS``, ``RegionCode``, ``render_region``, ``splice``.
+Public: ``HELPER_DEFINITIONS``, ``HELPER_HEADERS``, ``RegionCode``, ``render_region``, ``splice``.
 Text outside the regions is copied unchanged; each region is replaced by its
 code, rendered through ``templates/region.c.j2``.
 """
@@ -19,7 +19,10 @@ HELPER_DEFINITIONS = {
     "polyopt_floord": "(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))",
     "polyopt_min": "(x, y) ((x) < (y) ? (x) : (y))",
     "polyopt_max": "(x, y) ((x) > (y) ? (x) : (y))",
+    "polyopt_blas_kind": "(x) _Generic((x), double: 2, float: 1, default: 0)",
 }
+# Headers a region's helpers need at file scope, added once at the top of the file.
+HELPER_HEADERS = {"polyopt_blas_kind": "#include <cblas.h>"}
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,10 @@ def render_region(item: RegionCode, indent: str) -> str:
 
 
 def splice(text: str, replacements: list[RegionCode], newline: str = "\n") -> str:
-    """``text`` with each replaced region's span substituted by its rendered code."""
-    pieces: list[str] = []
+    """``text`` with each replaced region's span substituted by its rendered code, and the
+    headers that the regions' helpers need included once at the top."""
+    headers = sorted({HELPER_HEADERS[h] for item in replacements for h in item.helpers if h in HELPER_HEADERS})
+    pieces: list[str] = [f"{header}{newline}" for header in headers]
     cursor = 0
     for item in sorted(replacements, key=lambda r: r.region.start):
         pieces.append(text[cursor : item.region.start])

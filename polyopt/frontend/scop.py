@@ -10,7 +10,7 @@ Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -155,11 +155,31 @@ class Scop:
     identifiers: frozenset[str]
     location: Location
 
+    def restricted(self, names: frozenset[str]) -> Scop:
+        """The region with only the statements ``names`` (loops left empty disappear)."""
+        return replace(
+            self,
+            statements=tuple(s for s in self.statements if s.name in names),
+            tree=_restricted_nodes(self.tree, names),
+        )
+
     def statement(self, name: str) -> Statement:
         for statement in self.statements:
             if statement.name == name:
                 return statement
         raise KeyError(name)
+
+
+def _restricted_nodes(nodes: tuple[Node, ...], names: frozenset[str]) -> tuple[Node, ...]:
+    kept: list[Node] = []
+    for node in nodes:
+        if isinstance(node, Loop):
+            body = _restricted_nodes(node.body, names)
+            if body:
+                kept.append(replace(node, body=body))
+        elif node.name in names:
+            kept.append(node)
+    return tuple(kept)
 
 
 def affine_names(expr: Affine | Condition) -> set[str]:
