@@ -1,6 +1,6 @@
 """The ``polyopt`` command line.
 
-Public: ``main``.  Exit codes: 0 success (warnings allowed), 1 an error in
+Public: ``main``, ``options_from_arguments``.  Exit codes: 0 success (warnings allowed), 1 an error in
 the input or output (nothing is written), 2 a usage error.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -71,6 +72,22 @@ def _umask() -> int:
     return mask
 
 
+def _options(
+    identity: bool, noparallel: bool, notile: bool, tile_sizes: str | None, l2tile: bool, fuse: str
+) -> Options:
+    """The validated ``Options`` of the command-line flags; a usage error when they are invalid."""
+    try:
+        sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
+        return Options(
+            identity=identity,
+            fusion=fuse,
+            parallel=not noparallel,
+            tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
+        ).validate()
+    except PolyoptError as error:
+        raise click.UsageError(error.message) from None
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @click.option(
@@ -129,16 +146,7 @@ def main(
     read or is not valid C, or the output cannot be written (nothing is
     written then), 2 for a usage error.
     """
-    try:
-        sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
-        options = Options(
-            identity=identity,
-            fusion=fuse,
-            parallel=not noparallel,
-            tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
-        ).validate()
-    except PolyoptError as error:
-        raise click.UsageError(error.message) from None
+    options = _options(identity, noparallel, notile, tile_sizes, l2tile, fuse)
     try:
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
@@ -156,3 +164,15 @@ def main(
     except PolyoptError as error:
         click.echo(str(error), err=True)
         sys.exit(EXIT_ERROR)
+
+
+def options_from_arguments(arguments: Sequence[str]) -> Options:
+    """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
+
+    The flags go through this command's own parser, so a caller that optimizes in-process
+    (the fuzzer) gets exactly what the command line gets; invalid flags raise click's
+    ``UsageError``.
+    """
+    with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
+        params = context.params
+    return _options(*(params[name] for name in ("identity", "noparallel", "notile", "tile_sizes", "l2tile", "fuse")))

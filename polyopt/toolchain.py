@@ -5,7 +5,7 @@ Public:
 - ``CC``: the C compiler (``gcc``).
 - ``ToolchainError``: a compilation or a run failed; the message says which command and why.
 - ``compile_c(source, binary, *, flags, include_dirs, defines, timeout)``: build ``source`` into ``binary``.
-- ``run_program(binary, *, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
+- ``run_program(binary, *, arguments, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
 - ``run_polyopt(arguments, *, cwd, timeout)``: run polyopt's command line in a new process
   (``python -m polyopt`` of this very package, whatever else is installed).
 - ``first_difference(expected, actual, *, rel_tol, abs_tol)``: where two program outputs differ, or None.
@@ -37,7 +37,7 @@ def _quote(command: Sequence[str | os.PathLike[str]]) -> str:
 
 
 def compile_c(
-    source: Path | str,
+    source: Path | str | Sequence[Path | str],
     binary: Path | str,
     *,
     flags: Sequence[str] = (),
@@ -45,7 +45,7 @@ def compile_c(
     defines: Sequence[str] = (),
     timeout: float = 300.0,
 ) -> Path:
-    """Compile ``source`` into ``binary`` with ``CC flags -I... -D... source -o binary -lm``.
+    """Compile ``source`` (one file or several) into ``binary`` with ``CC flags -I... -D... source -o binary -lm``.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE``.  Returns ``binary``; raises
     ``ToolchainError`` with the command and gcc's messages when gcc fails.
@@ -55,7 +55,7 @@ def compile_c(
         *flags,
         *(f"-I{directory}" for directory in include_dirs),
         *(f"-D{define}" for define in defines),
-        str(source),
+        *([str(source)] if isinstance(source, str | Path) else map(str, source)),
         "-o",
         str(binary),
         "-lm",
@@ -69,22 +69,25 @@ def compile_c(
     return Path(binary)
 
 
-def run_program(binary: Path | str, *, threads: int = 1, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
-    """Run ``binary`` with ``OMP_NUM_THREADS=threads`` and return the finished process.
+def run_program(
+    binary: Path | str, *, arguments: Sequence[str] = (), threads: int = 1, timeout: float = 60.0
+) -> subprocess.CompletedProcess[str]:
+    """Run ``binary arguments`` with ``OMP_NUM_THREADS=threads`` and return the finished process.
 
     Raises ``ToolchainError`` when it does not finish within ``timeout`` seconds or
     exits non-zero (the message holds its standard error and the end of its output).
     """
     environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    command = [str(binary), *arguments]
     try:
-        result = subprocess.run([str(binary)], capture_output=True, text=True, env=environment, timeout=timeout)
+        result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise ToolchainError(f"{binary} (OMP_NUM_THREADS={threads}) did not finish in {timeout:g} s") from None
+        raise ToolchainError(f"{_quote(command)} (OMP_NUM_THREADS={threads}) did not finish in {timeout:g} s") from None
     if result.returncode != 0:
         code = result.returncode
         ending = f"was killed by signal {-code}" if code < 0 else f"exited with {code}"
         raise ToolchainError(
-            f"{binary} (OMP_NUM_THREADS={threads}) {ending}\n"
+            f"{_quote(command)} (OMP_NUM_THREADS={threads}) {ending}\n"
             f"stderr:\n{result.stderr}\nstdout (last 2000 characters):\n{result.stdout[-2000:]}"
         )
     return result
