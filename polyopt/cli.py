@@ -16,7 +16,7 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.options import Options, parse_tile_sizes
+from polyopt.options import DEFAULT_TIMEOUT, Options, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
 from polyopt.transform.fusion import FUSION_POLICIES
@@ -73,7 +73,7 @@ def _umask() -> int:
 
 
 def _options(
-    identity: bool, noparallel: bool, notile: bool, tile_sizes: str | None, l2tile: bool, fuse: str
+    identity: bool, noparallel: bool, notile: bool, tile_sizes: str | None, l2tile: bool, fuse: str, timeout: float
 ) -> Options:
     """The validated ``Options`` of the command-line flags; a usage error when they are invalid."""
     try:
@@ -83,6 +83,7 @@ def _options(
             fusion=fuse,
             parallel=not noparallel,
             tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
+            timeout=timeout,
         ).validate()
     except PolyoptError as error:
         raise click.UsageError(error.message) from None
@@ -122,6 +123,16 @@ def _options(
     help="Fusion of top-level loop nests: smart (fuse when it keeps parallelism and shares data), "
     "max (let the scheduler fuse all it can) or none.",
 )
+@click.option(
+    "--timeout",
+    type=float,
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time allowed for optimizing one region. A region that takes longer is retried without "
+    "fusion search and with fixed tiles, then in its original order (each attempt with the same "
+    "time), with a warning; if even that takes too long, it is kept as written.",
+)
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
 def main(
@@ -133,6 +144,7 @@ def main(
     tile_sizes: str | None,
     l2tile: bool,
     fuse: str,
+    timeout: float,
     report: bool,
 ) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
@@ -146,7 +158,7 @@ def main(
     read or is not valid C, or the output cannot be written (nothing is
     written then), 2 for a usage error.
     """
-    options = _options(identity, noparallel, notile, tile_sizes, l2tile, fuse)
+    options = _options(identity, noparallel, notile, tile_sizes, l2tile, fuse, timeout)
     try:
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
@@ -175,4 +187,5 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     """
     with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
         params = context.params
-    return _options(*(params[name] for name in ("identity", "noparallel", "notile", "tile_sizes", "l2tile", "fuse")))
+    names = ("identity", "noparallel", "notile", "tile_sizes", "l2tile", "fuse", "timeout")
+    return _options(*(params[name] for name in names))

@@ -1,11 +1,12 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``parse_tile_sizes``.  Each field maps to one
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``.  Each field maps to one
 command-line flag (see ``polyopt.cli``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from polyopt.diagnostics import PolyoptError
 from polyopt.transform.fusion import FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
+
+DEFAULT_TIMEOUT = 10.0  # seconds per attempt at a region
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,9 @@ class Options:
     ``identity``: regenerate each region in its original order with no
     transformation (``--identity``); ``fusion``: ``--fuse`` policy;
     ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
-    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
+    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
+    ``timeout``: seconds each attempt at a region may take before it is stopped and the
+    region retried with simpler options (``--timeout``; see ``polyopt.budget``).
     """
 
     identity: bool = False
@@ -30,11 +35,14 @@ class Options:
     parallel: bool = True
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
+    timeout: float = DEFAULT_TIMEOUT
 
     def validate(self) -> Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
         if self.fusion not in FUSION_POLICIES:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
+        if not (0 < self.timeout < math.inf):
+            raise PolyoptError(f"the timeout must be a positive number of seconds, not {self.timeout:g}")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
         if self.identity and (

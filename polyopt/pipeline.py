@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
+from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
@@ -154,10 +156,25 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:
-        return _optimize_scop(region, scop, options, prefix)
+        return _within_budget(region, scop, options, prefix)
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
         return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+
+
+def _within_budget(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
+    """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``."""
+    for attempt in attempts(options):
+        try:
+            outcome = run_limited(partial(_optimize_scop, region, scop, attempt.options, prefix), options.timeout)
+        except OutOfTime:
+            continue
+        if not attempt.fallback:
+            return outcome
+        message = format_message(region.location, "warning", f"region took longer than {options.timeout:g} s; ")
+        return replace(outcome, warnings=(message + attempt.fallback, *outcome.warnings))
+    reason = f"took longer than {options.timeout:g} s, even in its original order"
+    return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 
 def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:

@@ -5,8 +5,9 @@ Public: ``SeedResult``, ``check_seed``, ``start_pool``, ``shrink``, ``main``.
 Each seed's program (``polyopt.fuzz.generator``) is checked under every option set of
 ``polyopt.fuzz.differential.OPTION_SETS`` (``--rotate``: one set per seed, in turn) by a
 pool of ``--jobs`` worker processes, each of which imports polyopt once and optimizes
-in-process.  A worker that hangs (no result within a generous multiple of ``--limit``)
-is killed and its seed reported; a seed whose worker crashes is run again alone and
+in-process with ``--timeout`` seconds per region (``polyopt --timeout``; a region that
+takes longer falls back to a simpler schedule and counts as a fallback).  A worker that
+hangs (no result long after that) is killed and its seed reported; a seed whose worker crashes is run again alone and
 reported if it crashes again.  Failures are shrunk (region nodes deleted while the same
 kind of failure remains) and the shrunk programs are written to ``--out`` (or, with
 ``--save-regressions``, to ``tests/regressions/``) as ``case_<seed>.c`` with their flags
@@ -29,7 +30,16 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyopt.fuzz.differential import DECLINED, FAILED, FLAGS_PREFIX, OPTION_SETS, Verdict, check_program
+from polyopt.fuzz.differential import (
+    DECLINED,
+    FAILED,
+    FLAGS_PREFIX,
+    OPTION_SETS,
+    REGION_TIMEOUT,
+    Verdict,
+    check_program,
+    guard,
+)
 from polyopt.fuzz.generator import Program, generate, smaller_variants
 
 REGRESSIONS = Path(__file__).resolve().parents[2] / "tests" / "regressions"
@@ -44,13 +54,16 @@ class SeedResult:
 
 
 def check_seed(
-    seed: int, option_sets: Sequence[tuple[str, ...]], cli: Sequence[tuple[str, ...]] = (), limit: float = 60.0
+    seed: int,
+    option_sets: Sequence[tuple[str, ...]],
+    cli: Sequence[tuple[str, ...]] = (),
+    timeout: float = REGION_TIMEOUT,
 ) -> SeedResult:
     """Generate seed ``seed``'s program and check it under ``option_sets`` (``cli`` ones via the command line)."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"polyopt-fuzz-{seed}-") as folder:
         text = generate(seed).render()
-        verdicts = check_program(text, f"fuzz_{seed}", option_sets, folder=Path(folder), cli=cli, limit=limit)
+        verdicts = check_program(text, f"fuzz_{seed}", option_sets, folder=Path(folder), cli=cli, timeout=timeout)
     return SeedResult(seed, tuple(verdicts), time.perf_counter() - started)
 
 
@@ -75,13 +88,13 @@ def run_campaign(
     sets_of: Callable[[int], Sequence[tuple[str, ...]]],
     *,
     jobs: int,
-    limit: float,
+    timeout: float,
     progress: Callable[[SeedResult], None],
 ) -> list[SeedResult]:
     """Check every seed on a pool of ``jobs`` workers, at most ``jobs`` seeds in flight.
 
-    A seed with no result after ``limit`` per option set plus two minutes is reported as
-    hung and its worker killed; a seed whose worker died is run again alone and reported
+    A seed with no result after ``guard(timeout)`` per option set plus a minute is reported
+    as hung and its worker killed; a seed whose worker died is run again alone and reported
     as crashed if its worker dies again.
     """
     pending, alone = list(reversed(seeds)), []
@@ -93,8 +106,8 @@ def run_campaign(
             while pending and not alone and len(running) < jobs or alone and not running:
                 by_itself = bool(alone)
                 seed = alone.pop() if by_itself else pending.pop()
-                deadline = time.monotonic() + limit * len(sets_of(seed)) + 120
-                running[pool.submit(check_seed, seed, sets_of(seed), (), limit)] = (seed, deadline, by_itself)
+                deadline = time.monotonic() + guard(timeout) * len(sets_of(seed)) + 60
+                running[pool.submit(check_seed, seed, sets_of(seed), (), timeout)] = (seed, deadline, by_itself)
             timeout = max(0.0, min(deadline for _, deadline, _ in running.values()) - time.monotonic())
             done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
             broken = False
@@ -113,7 +126,7 @@ def run_campaign(
             hung = [future for future, (_, deadline, _) in running.items() if deadline <= time.monotonic()]
             for future in hung:
                 seed, _, _ = running.pop(future)
-                result = _failed(seed, sets_of(seed), f"hung: no result within {limit:g} s per option set")
+                result = _failed(seed, sets_of(seed), f"hung: no result within {guard(timeout):g} s per option set")
                 results.append(result)
                 progress(result)
             if hung or broken:
@@ -126,14 +139,14 @@ def run_campaign(
     return sorted(results, key=lambda result: result.seed)
 
 
-def shrink(program: Program, verdict: Verdict, *, limit: float, checks: int = SHRINK_CHECKS) -> Program:
+def shrink(program: Program, verdict: Verdict, *, timeout: float, checks: int = SHRINK_CHECKS) -> Program:
     """Make ``program`` smaller while it still fails with ``verdict.flags`` in the same way."""
     flags = verdict.flags
 
     def fails(candidate: Program) -> bool:
         with tempfile.TemporaryDirectory(prefix="polyopt-shrink-") as folder:
             text = candidate.render()
-            (result,) = check_program(text, f"fuzz_{candidate.seed}", [flags], folder=Path(folder), limit=limit)
+            (result,) = check_program(text, f"fuzz_{candidate.seed}", [flags], folder=Path(folder), timeout=timeout)
         return result.outcome == FAILED and result.kind == verdict.kind
 
     improved = True
@@ -159,7 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--rotate", action="store_true", help="one option set per seed, in turn, instead of all")
-    parser.add_argument("--limit", type=float, default=60.0, help="seconds allowed per polyopt run (default 60)")
+    parser.add_argument(
+        "--timeout", type=float, default=REGION_TIMEOUT, help=f"polyopt's --timeout (default {REGION_TIMEOUT:g})"
+    )
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="folder for shrunk failures")
     parser.add_argument("--save-regressions", action="store_true", help=f"write shrunk failures to {REGRESSIONS}")
     parser.add_argument("--no-shrink", action="store_true", help="save failing programs as generated")
@@ -182,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"... {finished} of {len(seeds)} programs, {time.perf_counter() - started:.0f} s", flush=True)
 
     started = time.perf_counter()
-    results = run_campaign(seeds, sets_of, jobs=options.jobs, limit=options.limit, progress=progress)
+    results = run_campaign(seeds, sets_of, jobs=options.jobs, timeout=options.timeout, progress=progress)
     seconds = time.perf_counter() - started
     verdicts = [verdict for result in results for verdict in result.verdicts]
     failures = [(result.seed, v) for result in results for v in result.verdicts if v.outcome == FAILED]
@@ -200,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         saved.add(seed)
         program = generate(seed)
         if not options.no_shrink and verdict.kind not in ("hung", "crashed"):
-            program = shrink(program, verdict, limit=options.limit)
+            program = shrink(program, verdict, timeout=options.timeout)
         out.mkdir(parents=True, exist_ok=True)
         case = out / f"case_{seed}.c"
         case.write_text(f"{FLAGS_PREFIX} {' '.join(verdict.flags)} */\n{program.render()}")

@@ -10,7 +10,10 @@ option sets named in ``cli``), builds the result once with ``gcc -O1 -fopenmp``,
 with each of ``THREADS`` OpenMP threads and compares each output with the original's.
 Identical optimized texts are built and run once.  A region polyopt declines ("region
 not optimized") passes when the output is the input byte for byte; an internal error, a
-traceback, a non-zero exit or a polyopt run longer than ``limit`` seconds fails.
+traceback or a non-zero exit fails.  polyopt runs with ``--timeout=TIMEOUT`` (its budget
+per region; a region that exceeds it falls back to a simpler schedule, which is checked
+like any other and counted as a fallback), and a run that does not end within
+``guard(timeout)`` seconds fails.
 
 Outputs are compared exactly unless an option set lets polyopt reassociate floating-point
 arithmetic (``may_reassociate``, ``tolerance``): none does today, so every comparison is exact.
@@ -49,6 +52,14 @@ FLAGS_PREFIX = "/* polyopt flags:"  # a regression case's first line names its f
 ORIGINAL_CFLAGS = ("-O1",)
 OPTIMIZED_CFLAGS = ("-O1", "-fopenmp")
 RUN_SECONDS = 20.0  # a generated program runs in milliseconds
+REGION_TIMEOUT = 5.0  # polyopt's --timeout in the checks
+
+
+def guard(timeout: float) -> float:
+    """Seconds a polyopt run with ``--timeout=timeout`` may take before it counts as hung:
+    three attempts at a region, and time to start."""
+    return 4 * timeout + 30
+
 
 # The relative (and absolute) tolerance for the outputs of a program whose floating-point
 # arithmetic polyopt may have reassociated; see ``tolerance``.
@@ -131,14 +142,14 @@ class _Optimized:
     text: str | None  # None when polyopt wrote nothing
 
 
-def _in_process(text: str, source: Path, flags: tuple[str, ...], limit: float) -> _Optimized:
-    """What ``polyopt flags source`` would exit with, print and write, computed in this process."""
+def _in_process(text: str, source: Path, flags: tuple[str, ...], timeout: float) -> _Optimized:
+    """What ``polyopt flags --timeout=timeout source`` would exit with, print and write, computed in this process."""
     try:
-        with _wall_clock_limit(limit):
-            options = options_from_arguments(flags)
+        with _wall_clock_limit(guard(timeout)):
+            options = options_from_arguments([*flags, f"--timeout={timeout:g}"])
             outcome = optimize_text(text, str(source), options)
     except _TooLong:
-        return _Optimized(1, f"polyopt did not finish in {limit:g} s", None)
+        return _Optimized(1, f"polyopt did not finish in {guard(timeout):g} s", None)
     except PolyoptError as error:
         return _Optimized(1, str(error), None)
     except Exception:  # what the command line would show as a traceback
@@ -146,11 +157,12 @@ def _in_process(text: str, source: Path, flags: tuple[str, ...], limit: float) -
     return _Optimized(0, "".join(f"{warning}\n" for warning in outcome.warnings), outcome.text)
 
 
-def _with_cli(source: Path, flags: tuple[str, ...], limit: float) -> _Optimized:
+def _with_cli(source: Path, flags: tuple[str, ...], timeout: float) -> _Optimized:
     output = source.with_name(f"{source.stem}.cli.c")
     output.unlink(missing_ok=True)
     try:
-        process = run_polyopt([*flags, str(source), "-o", str(output)], timeout=limit)
+        arguments = [*flags, f"--timeout={timeout:g}", str(source), "-o", str(output)]
+        process = run_polyopt(arguments, timeout=guard(timeout))
     except ToolchainError as error:
         return _Optimized(1, str(error), None)
     text = output.read_text() if output.exists() else None
@@ -248,12 +260,12 @@ def check_program(
     *,
     folder: Path,
     cli: Collection[tuple[str, ...]] = (),
-    limit: float = 60.0,
+    timeout: float = REGION_TIMEOUT,
 ) -> list[Verdict]:
     """Check the program ``text`` (written to ``folder/name.c``) under each of ``option_sets``.
 
     The option sets in ``cli`` run through the real command line in a new process, the
-    others in this process; ``limit`` bounds each polyopt run in seconds.
+    others in this process; polyopt gets ``--timeout=timeout``.
     """
     source = folder / f"{name}.c"
     source.write_text(text)
@@ -266,7 +278,7 @@ def check_program(
     runs: dict[int, _Run] = {}
     for number, flags in enumerate(option_sets):
         via_cli = flags in cli
-        optimized = _with_cli(source, flags, limit) if via_cli else _in_process(text, source, flags, limit)
+        optimized = _with_cli(source, flags, timeout) if via_cli else _in_process(text, source, flags, timeout)
         command = " ".join(["polyopt", *flags, str(source)]) + (" (command line)" if via_cli else " (in process)")
         context = f"{command}\nstderr:\n{optimized.stderr or '(empty)'}"
         fallback = "falling back" in optimized.stderr or "took longer than" in optimized.stderr

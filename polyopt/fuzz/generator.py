@@ -208,7 +208,7 @@ class _Builder:
             elif choice < 0.8 and len(names) >= 2:
                 u, v = rng.sample(names, 2)
                 candidate = Affine(((u, 1), (v, 1)), const=rng.choice((-1, 0, 1)))
-            elif choice < 0.9:
+            elif choice < 0.95:
                 candidate = Affine(((rng.choice(names), -1),), n_coeff=1, const=-1)
             else:
                 candidate = Affine(((rng.choice(names), 2),), const=rng.choice((0, 1)))
@@ -461,7 +461,7 @@ def generate(seed: int) -> Program:
         rank = rng.choices((1, 2, 3), weights=(40, 45, 15))[0]
         wide = tuple(rank < 3 and rng.random() < 0.3 for _ in range(rank))
         arrays.append(Array(name, "double" if rng.random() < 0.7 else "int", wide))
-    builder = _Builder(rng, n, tuple(arrays), rng.randint(0, 6))
+    builder = _Builder(rng, n, tuple(arrays), rng.randint(0, 4))
     nests = [builder.nest() for _ in range(rng.choices((1, 2, 3, 4), weights=(30, 35, 25, 10))[0])]
     return Program(seed, n, tuple(arrays), tuple(nests))
 

@@ -387,7 +387,9 @@ def test_help(workdir: Path) -> None:
     assert result.exit_code == 0
     text = result.stdout.decode()
     assert text.startswith("Usage: polyopt [OPTIONS] SOURCE")
-    for flag in ("-o, --output FILE", "--identity", "--noparallel", "--notile", "--report", "--version"):
+    flags = ["-o, --output FILE", "--identity", "--noparallel", "--notile", "--report", "--version"]
+    flags.append("--timeout SECONDS")
+    for flag in flags:
         assert flag in text
     assert run("-h").stdout == result.stdout
 
@@ -404,6 +406,37 @@ def test_identity_with_a_transformation_option_is_rejected(workdir: Path, flag: 
     assert "'--identity' already disables every transformation" in result.stderr
     assert "Traceback" not in result.stderr
     assert_untouched(workdir / "out.c", snapshot)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0", "the timeout must be a positive number of seconds, not 0"),
+        ("-2", "the timeout must be a positive number of seconds, not -2"),
+        ("inf", "the timeout must be a positive number of seconds, not inf"),
+        ("soon", "'soon' is not a valid float"),
+    ],
+)
+def test_a_bad_timeout_is_a_usage_error(workdir: Path, value: str, message: str) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+    snapshot = existing_output(workdir / "out.c")
+
+    result = run("--timeout", value, "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2
+    assert "Usage: polyopt" in result.stderr and message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert_untouched(workdir / "out.c", snapshot)
+
+
+def test_a_generous_timeout_changes_nothing(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    default = run("in.c", "-o", "-")
+    generous = run("--timeout", "1000", "in.c", "-o", "-")
+
+    assert default.exit_code == generous.exit_code == 0
+    assert default.stdout == generous.stdout and generous.stderr == ""
 
 
 def test_identity_and_noparallel_are_each_accepted_alone(workdir: Path) -> None:

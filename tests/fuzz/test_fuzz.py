@@ -28,7 +28,6 @@ from polyopt.toolchain import compile_c, run_program
 SEEDS = range(200)
 JOBS = 2
 CLI_EVERY = 9  # every ninth seed runs through the command line
-LIMIT = 60.0  # seconds per polyopt run
 
 
 def option_sets(seed: int) -> tuple[tuple[str, ...], ...]:
@@ -48,7 +47,7 @@ def pending(request: pytest.FixtureRequest) -> Iterator[dict[int, Future[SeedRes
         if item.module is request.module and hasattr(item, "callspec") and "seed" in item.callspec.params
     ]
     pool = start_pool(JOBS)
-    futures = {seed: pool.submit(check_seed, seed, option_sets(seed), cli_sets(seed), LIMIT) for seed in selected}
+    futures = {seed: pool.submit(check_seed, seed, option_sets(seed), cli_sets(seed)) for seed in selected}
     yield futures
     pool.shutdown(cancel_futures=True)
 
@@ -97,8 +96,8 @@ int main(void)
 def test_the_check_catches_a_miscompile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = differential._in_process
 
-    def wrong_for_notile(text: str, source: Path, flags: tuple[str, ...], limit: float) -> object:
-        optimized = real(text, source, flags, limit)
+    def wrong_for_notile(text: str, source: Path, flags: tuple[str, ...], timeout: float) -> object:
+        optimized = real(text, source, flags, timeout)
         if flags == ("--notile",):
             return differential._Optimized(0, "", optimized.text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] - A[c0]"))
         return optimized
@@ -147,7 +146,7 @@ def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(campaign, "check_program", fake_check)
 
-    small = shrink(program, Verdict(("--notile",), FAILED, "outputs differ: fake"), limit=10)
+    small = shrink(program, Verdict(("--notile",), FAILED, "outputs differ: fake"), timeout=10)
 
     assert culprit in small.render()
     assert [node.text for node in _walk(small.nests) if isinstance(node, Stmt)] == [culprit]
