@@ -73,9 +73,14 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers (Python 3.11 has no public way; they are this process's only children)."""
-    for child in multiprocessing.active_children():
-        child.kill()
+    """Kill the pool's workers and shut it down.
+
+    Python 3.11 has no public way to kill a pool's workers (3.14 adds ``terminate_workers``),
+    so this reads the executor's own table of them rather than killing every child process.
+    """
+    workers: dict[int, multiprocessing.process.BaseProcess] = getattr(pool, "_processes", None) or {}
+    for worker in list(workers.values()):
+        worker.kill()
     pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -90,13 +95,21 @@ def run_campaign(
     jobs: int,
     timeout: float,
     progress: Callable[[SeedResult], None],
+    patience: Callable[[int], float] | None = None,
+    work: Callable[..., SeedResult] = check_seed,
 ) -> list[SeedResult]:
-    """Check every seed on a pool of ``jobs`` workers, at most ``jobs`` seeds in flight.
+    """Check every seed with ``work(seed, sets_of(seed), (), timeout)`` on a pool of ``jobs``
+    workers, at most ``jobs`` seeds in flight.
 
-    A seed with no result after ``guard(timeout)`` per option set plus a minute is reported
-    as hung and its worker killed; a seed whose worker died is run again alone and reported
-    as crashed if its worker dies again.
+    A seed with no result after ``patience(seed)`` seconds (default: ``guard(timeout)`` per
+    option set, plus a minute) is reported as hung and its worker killed; a seed whose worker
+    died is run again alone and reported as crashed if its worker dies again.
     """
+    if patience is None:
+
+        def patience(seed: int) -> float:
+            return guard(timeout) * len(sets_of(seed)) + 60
+
     pending, alone = list(reversed(seeds)), []
     results: list[SeedResult] = []
     pool = start_pool(jobs)
@@ -106,10 +119,10 @@ def run_campaign(
             while pending and not alone and len(running) < jobs or alone and not running:
                 by_itself = bool(alone)
                 seed = alone.pop() if by_itself else pending.pop()
-                deadline = time.monotonic() + guard(timeout) * len(sets_of(seed)) + 60
-                running[pool.submit(check_seed, seed, sets_of(seed), (), timeout)] = (seed, deadline, by_itself)
-            timeout = max(0.0, min(deadline for _, deadline, _ in running.values()) - time.monotonic())
-            done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+                deadline = time.monotonic() + patience(seed)
+                running[pool.submit(work, seed, sets_of(seed), (), timeout)] = (seed, deadline, by_itself)
+            left = max(0.0, min(deadline for _, deadline, _ in running.values()) - time.monotonic())
+            done, _ = wait(running, timeout=left, return_when=FIRST_COMPLETED)
             broken = False
             for future in done:
                 seed, _, by_itself = running.pop(future)
@@ -126,7 +139,7 @@ def run_campaign(
             hung = [future for future, (_, deadline, _) in running.items() if deadline <= time.monotonic()]
             for future in hung:
                 seed, _, _ = running.pop(future)
-                result = _failed(seed, sets_of(seed), f"hung: no result within {guard(timeout):g} s per option set")
+                result = _failed(seed, sets_of(seed), f"hung: no result within {patience(seed):g} s")
                 results.append(result)
                 progress(result)
             if hung or broken:
@@ -179,6 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save-regressions", action="store_true", help=f"write shrunk failures to {REGRESSIONS}")
     parser.add_argument("--no-shrink", action="store_true", help="save failing programs as generated")
     options = parser.parse_args(argv)
+    if options.save_regressions and not REGRESSIONS.is_dir():
+        parser.error(f"--save-regressions needs a source checkout ({REGRESSIONS} does not exist)")
     out = REGRESSIONS if options.save_regressions else options.out
 
     def sets_of(seed: int) -> Sequence[tuple[str, ...]]:

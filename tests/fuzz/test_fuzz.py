@@ -12,7 +12,9 @@ declined region, compares exactly, shrinks, and that the generator covers what i
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -151,6 +153,35 @@ def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     assert culprit in small.render()
     assert [node.text for node in _walk(small.nests) if isinstance(node, Stmt)] == [culprit]
     assert not any(smaller for smaller in smaller_variants(small) if culprit in smaller.render())
+
+
+def toy_work(seed: int, sets: list[tuple[str, ...]], cli: object, timeout: float) -> SeedResult:
+    """A stand-in for ``check_seed``: seed 1 hangs, seed 2 kills its worker, the others pass."""
+    if seed == 1:
+        time.sleep(600)
+    if seed == 2:
+        os._exit(3)
+    return SeedResult(seed, tuple(Verdict(flags, OPTIMIZED) for flags in sets), 0.0)
+
+
+def test_a_campaign_survives_a_hung_and_a_crashed_worker() -> None:
+    seen: list[int] = []
+
+    results = campaign.run_campaign(
+        [0, 1, 2, 3, 4],
+        lambda seed: [()],
+        jobs=2,
+        timeout=1.0,
+        progress=lambda result: seen.append(result.seed),
+        patience=lambda seed: 5.0,
+        work=toy_work,
+    )
+
+    assert sorted(seen) == [0, 1, 2, 3, 4]
+    assert [r.seed for r in results] == [0, 1, 2, 3, 4]
+    outcomes = {r.seed: (r.verdicts[0].outcome, r.verdicts[0].kind) for r in results}
+    assert outcomes[1] == (FAILED, "hung") and outcomes[2] == (FAILED, "crashed")
+    assert all(outcomes[seed] == (OPTIMIZED, "") for seed in (0, 3, 4))
 
 
 def _walk(nodes: tuple[object, ...]) -> Iterator[object]:
