@@ -1,14 +1,14 @@
 """A fuzz campaign: ``python -m polyopt.fuzz --count 5000 --seed 0``.
 
-Public: ``SeedResult``, ``check_seed``, ``start_pool``, ``shrink``, ``main``.
+Public: ``REGRESSIONS``, ``SeedResult``, ``check_seed``, ``start_pool``, ``run_campaign``, ``shrink``, ``main``.
 
 Each seed's program (``polyopt.fuzz.generator``) is checked under every option set of
 ``polyopt.fuzz.differential.OPTION_SETS`` (``--rotate``: one set per seed, in turn) by a
 pool of ``--jobs`` worker processes, each of which imports polyopt once and optimizes
 in-process with ``--timeout`` seconds per region (``polyopt --timeout``; a region that
 takes longer falls back to a simpler schedule and counts as a fallback).  A worker that
-hangs (no result long after that) is killed and its seed reported; a seed whose worker crashes is run again alone and
-reported if it crashes again.  Failures are shrunk (region nodes deleted while the same
+hangs (no result long after that) is killed and its seed reported; a seed whose worker
+crashes is run again alone and reported if it crashes again.  Failures are shrunk (region nodes deleted while the same
 kind of failure remains) and the shrunk programs are written to ``--out`` (or, with
 ``--save-regressions``, to ``tests/regressions/``) as ``case_<seed>.c`` with their flags
 on the first line, the format ``tests/regressions/test_regressions.py`` runs.

@@ -1,14 +1,16 @@
 """The differential check shared by the fuzz test, the fuzz campaign and the regression cases.
 
-Public: ``OPTION_SETS``, ``THREADS``, ``FLAGS_PREFIX``, ``REASSOCIATION_TOLERANCE``, ``Verdict``,
-``flags_of``, ``may_reassociate``, ``tolerance``, ``check_program``, ``check_file``.
+Public: ``OPTION_SETS``, ``THREADS``, ``FLAGS_PREFIX``, ``REGION_TIMEOUT``, ``REASSOCIATION_TOLERANCE``,
+``OPTIMIZED``, ``DECLINED``, ``FAILED``, ``Verdict``, ``guard``, ``flags_of``, ``may_reassociate``,
+``tolerance``, ``check_program``, ``check_file``.
 
 ``check_program(text, name, option_sets, folder=...)`` builds the program ``text`` once
 with ``gcc -O1`` and runs it once; then for each option set it optimizes the text with
 polyopt (in this process through the pipeline, or with the real command line for the
-option sets named in ``cli``), builds the result once with ``gcc -O1 -fopenmp``, runs it
-with each of ``THREADS`` OpenMP threads and compares each output with the original's.
-Identical optimized texts are built and run once.  A region polyopt declines ("region
+option sets named in ``cli``), builds the distinct results with ``gcc -O1 -fopenmp`` (all
+in one gcc run when they compile), runs each with each of ``THREADS`` OpenMP threads and
+compares each output with the original's.  Outputs that differ only in polyopt's summary
+comments are built and run once.  A region polyopt declines ("region
 not optimized") passes when the output is the input byte for byte; an internal error, a
 traceback or a non-zero exit fails.  polyopt runs with ``--timeout=TIMEOUT`` (its budget
 per region; a region that exceeds it falls back to a simpler schedule, which is checked
