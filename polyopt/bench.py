@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import shlex
 import statistics
 import subprocess
@@ -22,31 +21,31 @@ import sys
 import tempfile
 from pathlib import Path
 
+from polyopt.toolchain import ToolchainError, compile_c, first_difference, run_polyopt, run_program
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CFLAGS = ["-O3", "-march=native", "-fopenmp"]
 
 
 def _compile(source: Path, binary: Path, size: str) -> None:
-    command = ["gcc", *CFLAGS, f"-I{EXAMPLES}", f"-D{size}_DATASET", str(source), "-o", str(binary), "-lm"]
-    subprocess.run(command, check=True, capture_output=True)
+    compile_c(source, binary, flags=CFLAGS, include_dirs=[EXAMPLES], defines=[f"{size}_DATASET"])
 
 
 def _run(binary: Path, threads: int) -> tuple[float, str]:
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
-    done = subprocess.run([str(binary)], check=True, capture_output=True, text=True, env=env)
+    done = run_program(binary, threads=threads, timeout=3600)
     for line in done.stderr.splitlines():
         if line.startswith("polybench-time:"):
             return float(line.split()[1]), done.stdout
-    raise RuntimeError(f"{binary} printed no polybench-time")
+    raise ToolchainError(f"{binary} printed no polybench-time")
 
 
 def _variants(kernel: str, folder: Path, flags: list[str], others: list[str]) -> dict[str, Path]:
     source = EXAMPLES / f"{kernel}.c"
     variants = {"original": source}
     optimized = folder / f"{kernel}.polyopt.c"
-    subprocess.run(
-        [sys.executable, "-m", "polyopt", str(source), "-o", str(optimized), *flags], check=True, capture_output=True
-    )
+    done = run_polyopt([str(source), "-o", str(optimized), *flags])
+    if done.returncode != 0:
+        raise ToolchainError(f"polyopt exited with {done.returncode}:\n{done.stderr}")
     variants["polyopt"] = optimized
     for index, template in enumerate(others):
         out = folder / f"{kernel}.vs{index}.c"
@@ -59,19 +58,7 @@ def _variants(kernel: str, folder: Path, flags: list[str], others: list[str]) ->
 def outputs_agree(expected: str, actual: str, rel_tol: float = 1e-6) -> bool:
     """Same tokens, numbers equal within ``rel_tol`` (gcc may contract a*b+c into FMAs
     differently in differently shaped loops under -march=native)."""
-    left, right = expected.split(), actual.split()
-    if len(left) != len(right):
-        return False
-    for a, b in zip(left, right, strict=True):
-        if a == b:
-            continue
-        try:
-            x, y = float(a), float(b)
-        except ValueError:
-            return False
-        if not math.isclose(x, y, rel_tol=rel_tol, abs_tol=rel_tol):
-            return False
-    return True
+    return first_difference(expected, actual, rel_tol=rel_tol, abs_tol=rel_tol) is None
 
 
 def bench_kernel(
@@ -120,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     for kernel in kernels:
         try:
             result = bench_kernel(kernel, args.size, args.threads, args.runs, shlex.split(args.flags), args.vs)
-        except (subprocess.CalledProcessError, RuntimeError) as error:
+        except (subprocess.CalledProcessError, ToolchainError) as error:
             print(f"{kernel:<16}failed: {error}")
             continue
         base = result["original"][0]

@@ -1,6 +1,6 @@
 """The ``polyopt`` command line.
 
-Public: ``main``.  Exit codes: 0 success (warnings allowed), 1 an error in
+Public: ``main``, ``options_from_arguments``.  Exit codes: 0 success (warnings allowed), 1 an error in
 the input or output (nothing is written), 2 a usage error.
 """
 
@@ -9,14 +9,16 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
-from polyopt.options import Options, parse_tile_sizes
+from polyopt.options import DEFAULT_TIMEOUT, Options, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
 from polyopt.transform.fusion import FUSION_POLICIES
@@ -72,6 +74,29 @@ def _umask() -> int:
     return mask
 
 
+def _options(flags: dict[str, Any]) -> Options:
+    """The validated ``Options`` of the command-line flags (click's parameters by name);
+    a usage error when they are invalid."""
+    try:
+        tile_sizes = flags["tile_sizes"]
+        sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
+        dead = frozenset(name.strip() for names in flags["assume_dead"] for name in names.split(",") if name.strip())
+        return Options(
+            identity=flags["identity"],
+            fusion=flags["fuse"],
+            parallel=not flags["noparallel"],
+            reassociate=not flags["no_reassociate"],
+            expand=not flags["no_expand"],
+            assume_dead=dead,
+            blas=flags["blas"],
+            blas_threshold=flags["blas_threshold"],
+            tiling=TilingOptions(enabled=not flags["notile"], sizes=sizes, second_level=flags["l2tile"]),
+            timeout=flags["timeout"],
+        ).validate()
+    except PolyoptError as error:
+        raise click.UsageError(error.message) from None
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @click.option(
@@ -89,8 +114,8 @@ def _umask() -> int:
 @click.option(
     "--no-reassociate",
     is_flag=True,
-    help="Keep reductions (x += e) in their original order: no parallel or vector reductions, "
-    "so floating-point results stay bit-identical.",
+    help="Keep reductions (x += e) in their original order: no parallel or vector reductions and no "
+    "library calls, so floating-point results stay bit-identical.",
 )
 @click.option(
     "--no-expand",
@@ -140,24 +165,19 @@ def _umask() -> int:
     help="Fusion of top-level loop nests: smart (fuse when it keeps parallelism and shares data), "
     "max (let the scheduler fuse all it can) or none.",
 )
+@click.option(
+    "--timeout",
+    type=float,
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time allowed for optimizing one region. A region that takes longer is retried without "
+    "fusion search and with fixed tiles, then in its original order (each attempt with the same "
+    "time), with a warning; if even that takes too long, it is kept as written.",
+)
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
-def main(
-    source: Path,
-    output: str | None,
-    identity: bool,
-    noparallel: bool,
-    no_reassociate: bool,
-    no_expand: bool,
-    assume_dead: tuple[str, ...],
-    blas: str,
-    blas_threshold: int,
-    notile: bool,
-    tile_sizes: str | None,
-    l2tile: bool,
-    fuse: str,
-    report: bool,
-) -> None:
+def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -169,21 +189,7 @@ def main(
     read or is not valid C, or the output cannot be written (nothing is
     written then), 2 for a usage error.
     """
-    try:
-        sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
-        options = Options(
-            identity=identity,
-            fusion=fuse,
-            parallel=not noparallel,
-            reassociate=not no_reassociate,
-            expand=not no_expand,
-            blas=blas,
-            blas_threshold=blas_threshold,
-            assume_dead=frozenset(name.strip() for names in assume_dead for name in names.split(",") if name.strip()),
-            tiling=TilingOptions(enabled=not notile, sizes=sizes, second_level=l2tile),
-        ).validate()
-    except PolyoptError as error:
-        raise click.UsageError(error.message) from None
+    options = _options(flags)
     try:
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
@@ -201,3 +207,17 @@ def main(
     except PolyoptError as error:
         click.echo(str(error), err=True)
         sys.exit(EXIT_ERROR)
+
+
+def options_from_arguments(arguments: Sequence[str]) -> Options:
+    """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
+
+    The flags go through this command's own parser, so a caller that optimizes in-process
+    (the fuzzer) gets exactly what the command line gets; invalid flags raise click's
+    ``UsageError``.
+    """
+    with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
+        params = dict(context.params)
+    for name in ("source", "output", "report"):
+        params.pop(name)
+    return _options(params)

@@ -1,11 +1,12 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``parse_tile_sizes``.  Each field maps to one
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``.  Each field maps to one
 command-line flag (see ``polyopt.cli``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.transform.fusion import FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
+
+DEFAULT_TIMEOUT = 10.0  # seconds per attempt at a region
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,9 @@ class Options:
     when M·N·K reaches ``blas_threshold``;
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
-    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits.
+    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
+    ``timeout``: seconds each attempt at a region may take before it is stopped and the
+    region retried with simpler options (``--timeout``; see ``polyopt.budget``).
     """
 
     identity: bool = False
@@ -43,6 +48,7 @@ class Options:
     blas_threshold: int = BLAS_THRESHOLD
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
+    timeout: float = DEFAULT_TIMEOUT
 
     def validate(self) -> Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
@@ -52,6 +58,8 @@ class Options:
             raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
         if self.blas_threshold < 0:
             raise PolyoptError("--blas-threshold must be a non-negative integer")
+        if not (0 < self.timeout < math.inf):
+            raise PolyoptError(f"the timeout must be a positive number of seconds, not {self.timeout:g}")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 
 import islpy as isl
 
@@ -16,6 +17,7 @@ from polyopt.analysis.dependences import Dependences, carrying_loops, compute_de
 from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.idioms import find_gemms
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
+from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.blas import BLAS_HELPER, LINK_NOTE, gemm_block, library_enabled
 from polyopt.emit.body import print_statement
@@ -207,10 +209,25 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:
-        return _optimize_scop(region, scop, options, prefix)
+        return _within_budget(region, scop, options, prefix)
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
         return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+
+
+def _within_budget(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
+    """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``."""
+    for attempt in attempts(options):
+        try:
+            outcome = run_limited(partial(_optimize_scop, region, scop, attempt.options, prefix), options.timeout)
+        except OutOfTime:
+            continue
+        if not attempt.fallback:
+            return outcome
+        message = format_message(region.location, "warning", f"region took longer than {options.timeout:g} s; ")
+        return replace(outcome, warnings=(message + attempt.fallback, *outcome.warnings))
+    reason = f"took longer than {options.timeout:g} s, even in its original order"
+    return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 
 def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[PolyModel, Dependences, Expansions]:
@@ -337,6 +354,8 @@ def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:
     """Optimize every region of ``text``; raise ``InputError`` on invalid input."""
     options.validate()
     regions = find_regions(text, filename)
+    if regions:
+        library_enabled(options.blas)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
     outcomes = tuple(_optimize_region(region, text, options, prefix) for region in regions)
     replacements = [outcome.code for outcome in outcomes if outcome.code is not None]

@@ -7,8 +7,9 @@ Public:
 - ``compile_original(source, *, defines, flags)``: ``compile_c`` cached per session by
   (source path and text, defines, flags), for the unoptimized programs that several tests share.
 - ``run_binary(binary, *, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
-- ``run_polyopt(source, flags, *, output, cwd, timeout)``: run the ``polyopt`` console script.
-- ``first_difference(expected, actual, *, rel_tol, abs_tol)``: where two program outputs differ, or None.
+- ``run_polyopt(source, flags, *, output, cwd, timeout)``: run the command line (``python -m polyopt``).
+- ``first_difference(expected, actual, *, rel_tol, abs_tol)``: where two program outputs differ, or None
+  (``polyopt.toolchain``'s, which also builds and runs the programs behind these wrappers).
 - ``assert_same_output(expected, actual, *, rel_tol, abs_tol, context)``: assert they do not differ.
 
 Failures raise ``AssertionError`` with the command, its standard error and, for outputs,
@@ -20,20 +21,27 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
-import math
-import os
-import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
+from polyopt import toolchain
+from polyopt.toolchain import first_difference
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-CC = "gcc"
+
+__all__ = [
+    "EXAMPLES",
+    "assert_same_output",
+    "compile_c",
+    "compile_original",
+    "first_difference",
+    "run_binary",
+    "run_polyopt",
+]
 
 _build_root: Path | None = None
 _build_root_lock = threading.Lock()
@@ -47,10 +55,6 @@ def _session_dir(prefix: str) -> Path:
             _build_root = Path(tempfile.mkdtemp(prefix="polyopt-tests-"))
             atexit.register(shutil.rmtree, _build_root, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=prefix, dir=_build_root))
-
-
-def _quote(command: Sequence[str | os.PathLike[str]]) -> str:
-    return " ".join(str(part) for part in command)
 
 
 def compile_c(
@@ -69,21 +73,12 @@ def compile_c(
     """
     source = Path(source)
     folder = Path(out_dir) if out_dir is not None else _session_dir(f"{source.stem}-")
-    binary = folder / source.stem
-    command = [
-        CC,
-        *flags,
-        *(f"-I{directory}" for directory in include_dirs),
-        *(f"-D{define}" for define in defines),
-        str(source),
-        "-o",
-        str(binary),
-        "-lm",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise AssertionError(f"compilation failed (exit {result.returncode}): {_quote(command)}\n{result.stderr}")
-    return binary
+    try:
+        return toolchain.compile_c(
+            source, folder / source.stem, flags=flags, include_dirs=include_dirs, defines=defines
+        )
+    except toolchain.ToolchainError as error:
+        raise AssertionError(str(error)) from None
 
 
 def compile_original(source: Path | str, *, defines: Sequence[str] = (), flags: Sequence[str] = ()) -> Path:
@@ -103,30 +98,10 @@ def _compile_cached(source: Path, digest: str, defines: tuple[str, ...], flags: 
 
 def run_binary(binary: Path | str, *, threads: int = 1, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
     """Run ``binary`` with ``OMP_NUM_THREADS=threads``; fail if it times out or exits non-zero."""
-    environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
     try:
-        result = subprocess.run([str(binary)], capture_output=True, text=True, env=environment, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise AssertionError(f"{binary} (OMP_NUM_THREADS={threads}) did not finish in {timeout:g} s") from None
-    if result.returncode != 0:
-        code = result.returncode
-        ending = f"was killed by signal {-code}" if code < 0 else f"exited with {code}"
-        raise AssertionError(
-            f"{binary} (OMP_NUM_THREADS={threads}) {ending}\n"
-            f"stderr:\n{result.stderr}\nstdout (last 2000 characters):\n{result.stdout[-2000:]}"
-        )
-    return result
-
-
-def _polyopt_command() -> str:
-    """The console script installed beside the running interpreter, else the one on PATH."""
-    beside = Path(sys.executable).with_name("polyopt")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("polyopt")
-    if found is None:
-        raise AssertionError("the 'polyopt' console script is not installed (pip install -e '.[test]')")
-    return found
+        return toolchain.run_program(binary, threads=threads, timeout=timeout)
+    except toolchain.ToolchainError as error:
+        raise AssertionError(str(error)) from None
 
 
 def run_polyopt(
@@ -137,103 +112,16 @@ def run_polyopt(
     cwd: Path | str | None = None,
     timeout: float = 120.0,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``polyopt [flags] source [-o output]`` and return the finished process, whatever its exit.
+    """Run ``python -m polyopt [flags] source [-o output]`` (this very package, in a new process)
+    and return the finished process, whatever its exit.
 
     With ``output`` None no ``-o`` is added, so polyopt's default applies (``flags`` may hold one).
     """
-    command = [_polyopt_command(), *flags, str(source)]
-    if output is not None:
-        command += ["-o", str(output)]
+    arguments = [*flags, str(source)] + (["-o", str(output)] if output is not None else [])
     try:
-        return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise AssertionError(f"polyopt did not finish in {timeout:g} s: {_quote(command)}") from None
-
-
-@dataclass(frozen=True)
-class _Token:
-    text: str
-    index: int  # position among the whitespace-separated tokens, from 0
-    line: int  # from 1
-    column: int  # from 1
-
-
-_TOKEN = re.compile(r"\S+")
-
-
-def _tokens(text: str) -> Iterator[_Token]:
-    index = 0
-    for line_number, line in enumerate(text.splitlines(), start=1):
-        for match in _TOKEN.finditer(line):
-            yield _Token(match.group(), index, line_number, match.start() + 1)
-            index += 1
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def _tokens_match(expected: str, actual: str, rel_tol: float | None, abs_tol: float) -> bool:
-    if expected == actual:
-        return True
-    if rel_tol is None:
-        return False
-    wanted, got = _number(expected), _number(actual)
-    if wanted is None or got is None:
-        return False
-    if math.isnan(wanted) or math.isnan(got):
-        return math.isnan(wanted) and math.isnan(got)
-    return math.isclose(wanted, got, rel_tol=rel_tol, abs_tol=abs_tol)
-
-
-def _describe(expected: _Token, actual: _Token, expected_text: str, actual_text: str) -> str:
-    expected_lines = expected_text.splitlines()
-    expected_line, actual_line = expected_lines[expected.line - 1], actual_text.splitlines()[actual.line - 1]
-    where = f"token {expected.index + 1}, line {expected.line}, column {expected.column}"
-    dumps = (line for line in reversed(expected_lines[: expected.line]) if line.startswith("begin dump:"))
-    dump = next(dumps, None)
-    if dump is not None:  # PolyBench's dump format names the array being printed
-        where += f", in array {dump.removeprefix('begin dump:').strip()!r}"
-    if (actual.line, actual.column) != (expected.line, expected.column):
-        where += f" (line {actual.line}, column {actual.column} in the actual output)"
-    return (
-        f"first difference at {where}: expected {expected.text!r}, got {actual.text!r}\n"
-        f"  expected line: {expected_line.strip()[:300]}\n"
-        f"  actual line:   {actual_line.strip()[:300]}"
-    )
-
-
-def first_difference(expected: str, actual: str, *, rel_tol: float | None = None, abs_tol: float = 0.0) -> str | None:
-    """Describe where ``actual`` first differs from ``expected``, or return None if it does not.
-
-    With ``rel_tol`` None the texts must be identical.  Otherwise they are compared token
-    by token (whitespace-separated): two numeric tokens match when ``math.isclose`` with
-    ``rel_tol``/``abs_tol`` says so (NaN matches NaN), any other token must be identical,
-    and the token counts must agree.
-    """
-    if expected == actual:
-        return None
-    expected_tokens, actual_tokens = list(_tokens(expected)), list(_tokens(actual))
-    differing = [
-        (wanted, got)
-        for wanted, got in zip(expected_tokens, actual_tokens, strict=False)
-        if not _tokens_match(wanted.text, got.text, rel_tol, abs_tol)
-    ]
-    compared = min(len(expected_tokens), len(actual_tokens))
-    counts = f"{len(expected_tokens)} tokens expected, {len(actual_tokens)} actual"
-    if differing:
-        tally = f"({len(differing)} of {compared} compared tokens differ; {counts})"
-        return f"{_describe(*differing[0], expected, actual)}\n  {tally}"
-    if len(expected_tokens) != len(actual_tokens):
-        return f"the outputs agree on their first {compared} tokens, then one goes on ({counts})"
-    if rel_tol is not None:
-        return None
-    pairs = enumerate(zip(expected, actual, strict=False))
-    position = next((i for i, (a, b) in pairs if a != b), min(len(expected), len(actual)))
-    return f"the tokens agree but the whitespace differs, first at character {position}"
+        return toolchain.run_polyopt(arguments, cwd=cwd, timeout=timeout)
+    except toolchain.ToolchainError as error:
+        raise AssertionError(str(error)) from None
 
 
 def assert_same_output(

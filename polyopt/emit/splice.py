@@ -7,6 +7,7 @@ code, rendered through ``templates/region.c.j2``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 
@@ -35,7 +36,9 @@ class RegionCode:
     summary: str
 
 
+@functools.cache
 def _environment() -> jinja2.Environment:
+    """One environment per process, so that the template is compiled once."""
     loader = jinja2.FunctionLoader(
         lambda name: resources.files("polyopt.templates").joinpath(name).read_text(encoding="utf-8")
     )

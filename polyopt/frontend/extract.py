@@ -70,6 +70,7 @@ _SIDE_EFFECT_CALLS = {
     "time",
     "clock",
 }
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # the generated loop iterators are 'int'
 _AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
 _COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -160,6 +161,8 @@ class _Extractor:
             value = _int_literal(node.value) if node.type in ("int", "long", "unsigned int") else None
             if value is None:
                 raise self.fail(f"non-integer constant '{node.value}' in an affine expression", node)
+            if not INT_MIN <= value <= INT_MAX:
+                raise self.fail(f"constant '{node.value}' does not fit in 'int', the type of the generated loops", node)
             return Const(value)
         if isinstance(node, c_ast.ID):
             return self.variable(node, ctx)

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 
 from polyopt import __version__
 from polyopt.cli import main
+from polyopt.fuzz.differential import OPTIMIZED, OPTION_SETS, check_program
 
 BAD_INPUTS = Path(__file__).resolve().parent.parent / "bad_inputs"
 OLD_TIME_NS = 1_000_000_000 * 10**9
@@ -141,7 +142,29 @@ BAD_INPUT_TABLE = [
         None,
         True,
     ),
+    ("return_in_region.c", 0, f"return_in_region.c:8:7: {WARNING}'return' changes control flow", True),
+    ("goto_in_region.c", 0, f"goto_in_region.c:9:7: {WARNING}'goto' changes control flow", True),
+    ("continue_in_loop.c", 0, f"continue_in_loop.c:8:7: {WARNING}'continue' changes control flow", True),
+    ("modulo_by_variable.c", 0, f"modulo_by_variable.c:7:7: {WARNING}division by a non-constant", True),
+    ("product_bound.c", 0, f"product_bound.c:7:21: {WARNING}product of two variables is not affine", True),
+    ("variable_step.c", 0, f"variable_step.c:6:22: {WARNING}loop step is not 'i++', 'i--' or 'i += constant'", True),
+    ("iterator_written.c", 0, f"iterator_written.c:8:5: {WARNING}iterator 'i' is written", True),
+    ("switch_statement.c", 0, f"switch_statement.c:7:5: {WARNING}'switch' statement", True),
+    ("do_while.c", 0, f"do_while.c:6:3: {WARNING}'do' loop", True),
+    ("struct_member.c", 0, f"struct_member.c:8:5: {WARNING}access through a pointer expression", True),
+    ("float_iterator.c", 0, f"float_iterator.c:6:12: {WARNING}non-integer constant '0.0'", True),
+    ("huge_constant_bound.c", 0, f"huge_constant_bound.c:6:12: {WARNING}constant '999999999000' does not fit", True),
+    ("huge_int64_bound.c", 0, f"huge_int64_bound.c:6:12: {WARNING}constant '9223372036854775797' does not", True),
+    ("huge_coefficient.c", 0, f"huge_coefficient.c:7:7: {WARNING}constant '4611686018427387904' does not", True),
+    # polyopt cannot see a macro's value: BIG is a parameter (see tests/regressions/case_huge_macro_bound.c).
+    ("huge_define.c", 0, None, False),
+    ("latin1_in_region.c", 0, None, False),
+    ("deep_nest_8.c", 0, None, False),
+    ("fifty_statements.c", 0, None, False),
 ]
+
+# Valid inputs at the edge of what polyopt handles quickly: checked end to end under every option set.
+BIG_VALID_INPUTS = ["deep_nest_8.c", "fifty_statements.c"]
 
 
 def test_every_corpus_file_is_in_the_table() -> None:
@@ -175,6 +198,17 @@ def test_bad_input(workdir: Path, name: str, exit_code: int, fragment: str | Non
         assert_untouched(output, snapshot)
     elif identical is not None:
         assert (output.read_bytes() == original) is identical
+
+
+@pytest.mark.parametrize("name", BIG_VALID_INPUTS)
+def test_big_valid_inputs_are_optimized_correctly_under_every_option_set(tmp_path: Path, name: str) -> None:
+    """Compiled and run with 1 and 2 threads against the original; a time-budget fallback is allowed."""
+    text = (BAD_INPUTS / name).read_text()
+
+    verdicts = check_program(text, Path(name).stem, OPTION_SETS, folder=tmp_path, cli=[()])
+
+    failures = [f"{' '.join(v.flags) or '(default)'}: {v.message}" for v in verdicts if v.outcome != OPTIMIZED]
+    assert not failures, "\n".join(failures)
 
 
 def test_bytes_outside_the_region_are_preserved(workdir: Path) -> None:
@@ -388,7 +422,9 @@ def test_help(workdir: Path) -> None:
     assert result.exit_code == 0
     text = result.stdout.decode()
     assert text.startswith("Usage: polyopt [OPTIONS] SOURCE")
-    for flag in ("-o, --output FILE", "--identity", "--noparallel", "--notile", "--report", "--version"):
+    flags = ["-o, --output FILE", "--identity", "--noparallel", "--notile", "--report", "--version"]
+    flags.append("--timeout SECONDS")
+    for flag in flags:
         assert flag in text
     assert run("-h").stdout == result.stdout
 
@@ -405,6 +441,37 @@ def test_identity_with_a_transformation_option_is_rejected(workdir: Path, flag: 
     assert "'--identity' already disables every transformation" in result.stderr
     assert "Traceback" not in result.stderr
     assert_untouched(workdir / "out.c", snapshot)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0", "the timeout must be a positive number of seconds, not 0"),
+        ("-2", "the timeout must be a positive number of seconds, not -2"),
+        ("inf", "the timeout must be a positive number of seconds, not inf"),
+        ("soon", "'soon' is not a valid float"),
+    ],
+)
+def test_a_bad_timeout_is_a_usage_error(workdir: Path, value: str, message: str) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+    snapshot = existing_output(workdir / "out.c")
+
+    result = run("--timeout", value, "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2
+    assert "Usage: polyopt" in result.stderr and message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert_untouched(workdir / "out.c", snapshot)
+
+
+def test_a_generous_timeout_changes_nothing(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    default = run("in.c", "-o", "-")
+    generous = run("--timeout", "1000", "in.c", "-o", "-")
+
+    assert default.exit_code == generous.exit_code == 0
+    assert default.stdout == generous.stdout and generous.stderr == ""
 
 
 def test_identity_and_noparallel_are_each_accepted_alone(workdir: Path) -> None:

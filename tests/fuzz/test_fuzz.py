@@ -1,56 +1,255 @@
 """Differential fuzzing: every generated program prints the same after polyopt.
 
-Each seed is one case; it uses the option set ``OPTION_SETS[seed % 4]`` so that the
-whole matrix is covered across seeds at a quarter of the cost.  The selected cases are
-checked two at a time in background threads (the checks are mostly gcc and polyopt
-subprocesses), and each case waits for its own result.
+Each seed is one case and checks the option set ``OPTION_SETS[seed % 10]``, so that every
+option set is covered 20 times across the 200 seeds.  Every ninth seed runs it through the
+real command line (a new ``python -m polyopt`` process), which also cycles through all the
+option sets; the others run in-process in the workers.  The seeds are checked by two worker processes
+(``polyopt.fuzz.campaign.start_pool``) submitted all at once; each case waits for its own.
+
+The other tests check the harness itself: that it catches a miscompile, accepts a
+declined region, compares exactly (integers, or without reassociation), shrinks, and
+that the generator covers what it should.
 """
 
 from __future__ import annotations
 
-import tempfile
+import os
+import re
+import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
-from tests.fuzz.differential import OPTION_SETS, check
-from tests.fuzz.generator import generate
+from polyopt.fuzz import campaign, differential
+from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
+from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, OPTION_SETS, Verdict, check_program, tolerance
+from polyopt.fuzz.generator import Stmt, generate, smaller_variants
+from polyopt.toolchain import compile_c, run_program
 
 SEEDS = range(200)
 JOBS = 2
+CLI_EVERY = 9  # every ninth seed runs through the command line
 
 
-def _check_seed(seed: int, folder: Path) -> None:
-    source = folder / f"fuzz_{seed}.c"
-    source.write_text(generate(seed).render())
-    check(source, OPTION_SETS[seed % len(OPTION_SETS)])
+def option_sets(seed: int) -> tuple[tuple[str, ...], ...]:
+    return (OPTION_SETS[seed % len(OPTION_SETS)],)
+
+
+def cli_sets(seed: int) -> tuple[tuple[str, ...], ...]:
+    return option_sets(seed) if seed % CLI_EVERY == 0 else ()
 
 
 @pytest.fixture(scope="module")
-def pending(request: pytest.FixtureRequest) -> Iterator[dict[int, Future[None]]]:
-    """A future per selected seed, all submitted at once to a pool of ``JOBS`` threads."""
+def pending(request: pytest.FixtureRequest) -> Iterator[dict[int, Future[SeedResult]]]:
+    """A future per selected seed, all submitted at once to a pool of ``JOBS`` worker processes."""
     selected = [
         item.callspec.params["seed"]
         for item in request.session.items
-        if item.module is request.module and hasattr(item, "callspec")
+        if item.module is request.module and hasattr(item, "callspec") and "seed" in item.callspec.params
     ]
-    with tempfile.TemporaryDirectory(prefix="polyopt-fuzz-") as folder, ThreadPoolExecutor(JOBS) as pool:
-        futures = {seed: pool.submit(_check_seed, seed, Path(folder)) for seed in selected}
-        yield futures
-        for future in futures.values():
-            future.cancel()
+    pool = start_pool(JOBS)
+    futures = {seed: pool.submit(check_seed, seed, option_sets(seed), cli_sets(seed)) for seed in selected}
+    yield futures
+    pool.shutdown(cancel_futures=True)
+
+
+def test_the_seeds_cover_every_option_set_in_process_and_through_the_command_line() -> None:
+    in_process = {flags for seed in SEEDS for flags in option_sets(seed) if flags not in cli_sets(seed)}
+    command_line = {flags for seed in SEEDS for flags in cli_sets(seed)}
+
+    assert in_process == set(OPTION_SETS)
+    assert command_line == set(OPTION_SETS)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_polyopt_keeps_the_output(seed: int, pending: dict[int, Future[None]]) -> None:
-    flags = " ".join(OPTION_SETS[seed % len(OPTION_SETS)]) or "(default)"
-    try:
-        pending[seed].result()
-    except AssertionError as error:
+def test_polyopt_keeps_the_output(seed: int, pending: dict[int, Future[SeedResult]]) -> None:
+    result = pending[seed].result(timeout=600)
+    failures = [verdict for verdict in result.verdicts if verdict.outcome == FAILED]
+    if failures:
         raise AssertionError(
-            f"seed {seed}, flags {flags}: reproduce with\n"
-            f"  python -c 'from tests.fuzz.generator import generate; print(generate({seed}).render())' > f.c\n"
-            f"{error}"
-        ) from None
+            f"seed {seed}: reproduce with\n"
+            f"  python -c 'from polyopt.fuzz.generator import generate; print(generate({seed}).render())' > f.c\n"
+            + "\n".join(f"flags {' '.join(v.flags) or '(default)'}: {v.message}" for v in failures)
+        )
+
+
+# -- the harness ----------------------------------------------------------------------
+
+SMALL = """#include <stdio.h>
+static double A[10];
+int main(void)
+{
+  int i;
+  for (i = 0; i < 10; i++)
+    A[i] = i;
+#pragma scop
+  for (i = 1; i < 10; i++)
+    A[i] = A[i - 1] + A[i];
+#pragma endscop
+  for (i = 0; i < 10; i++)
+    printf("%.17g ", A[i]);
+  printf("\\n");
+  return 0;
+}
+"""
+
+
+def test_the_check_catches_a_miscompile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = differential._in_process
+
+    def wrong_for_notile(text: str, source: Path, flags: tuple[str, ...], timeout: float) -> object:
+        optimized = real(text, source, flags, timeout)
+        if flags == ("--notile",):
+            return differential._Optimized(0, "", optimized.text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] - A[c0]"))
+        return optimized
+
+    monkeypatch.setattr(differential, "_in_process", wrong_for_notile)
+
+    verdicts = check_program(SMALL, "small", [(), ("--notile",), ("--identity",)], folder=tmp_path)
+
+    assert [v.outcome for v in verdicts] == [OPTIMIZED, FAILED, OPTIMIZED]
+    assert verdicts[1].kind == "outputs differ"
+    assert "first difference at token 2" in verdicts[1].message
+    assert "polyopt --notile" in verdicts[1].message
+
+
+def test_a_declined_region_passes_when_the_output_is_the_input(tmp_path: Path) -> None:
+    text = SMALL.replace("for (i = 1; i < 10; i++)\n    A[i] = A[i - 1] + A[i];", "i = 1;\n  while (i < 10) i++;")
+
+    (verdict,) = check_program(text, "declined", [()], folder=tmp_path)
+
+    assert verdict.outcome == DECLINED, verdict.message
+
+
+def test_the_command_line_and_the_pipeline_give_the_same_verdict(tmp_path: Path) -> None:
+    flags = ("--tile-sizes=3,5,7",)
+
+    in_process, command_line = (
+        check_program(SMALL, name, [flags], folder=tmp_path, cli=cli) for name, cli in (("a", ()), ("b", [flags]))
+    )
+
+    assert in_process == command_line == [Verdict(flags, OPTIMIZED)]
+
+
+def test_integer_programs_are_compared_exactly_and_reassociated_floating_point_within_a_tolerance() -> None:
+    integers, doubles = "int A[4];\n", "double A[4];\n"
+
+    assert all(tolerance(flags, integers) is None for flags in OPTION_SETS)
+    assert tolerance((), doubles) is not None and tolerance(("--no-expand",), doubles) is not None
+    assert tolerance(("--no-reassociate",), doubles) is None and tolerance(("--identity",), doubles) is None
+
+
+def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    program = generate(7)
+    statements = [node.text for node in _walk(program.nests) if isinstance(node, Stmt)]
+    assert len(statements) >= 3
+    culprit = statements[len(statements) // 2]
+
+    def fake_check(text: str, name: str, sets: list[tuple[str, ...]], **_: object) -> list[Verdict]:
+        failed = culprit in text
+        return [Verdict(sets[0], FAILED if failed else OPTIMIZED, "outputs differ: fake" if failed else "")]
+
+    monkeypatch.setattr(campaign, "check_program", fake_check)
+
+    small = shrink(program, Verdict(("--notile",), FAILED, "outputs differ: fake"), timeout=10)
+
+    assert culprit in small.render()
+    assert [node.text for node in _walk(small.nests) if isinstance(node, Stmt)] == [culprit]
+    assert not any(smaller for smaller in smaller_variants(small) if culprit in smaller.render())
+
+
+def toy_work(seed: int, sets: list[tuple[str, ...]], cli: object, timeout: float) -> SeedResult:
+    """A stand-in for ``check_seed``: seed 1 hangs, seed 2 kills its worker, the others pass."""
+    if seed == 1:
+        time.sleep(600)
+    if seed == 2:
+        os._exit(3)
+    return SeedResult(seed, tuple(Verdict(flags, OPTIMIZED) for flags in sets), 0.0)
+
+
+def test_a_campaign_survives_a_hung_and_a_crashed_worker() -> None:
+    seen: list[int] = []
+
+    results = campaign.run_campaign(
+        [0, 1, 2, 3, 4],
+        lambda seed: [()],
+        jobs=2,
+        timeout=1.0,
+        progress=lambda result: seen.append(result.seed),
+        patience=lambda seed: 5.0,
+        work=toy_work,
+    )
+
+    assert sorted(seen) == [0, 1, 2, 3, 4]
+    assert [r.seed for r in results] == [0, 1, 2, 3, 4]
+    outcomes = {r.seed: (r.verdicts[0].outcome, r.verdicts[0].kind) for r in results}
+    assert outcomes[1] == (FAILED, "hung") and outcomes[2] == (FAILED, "crashed")
+    assert all(outcomes[seed] == (OPTIMIZED, "") for seed in (0, 3, 4))
+
+
+def _walk(nodes: tuple[object, ...]) -> Iterator[object]:
+    for node in nodes:
+        yield node
+        yield from _walk(getattr(node, "body", ()))
+
+
+# -- the generator ---------------------------------------------------------------------
+
+
+def test_the_generator_is_deterministic() -> None:
+    assert generate(12).render() == generate(12).render()
+    assert generate(12).render() != generate(13).render()
+
+
+def _regions(count: int) -> list[str]:
+    return [generate(seed).render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("feature", "pattern"),
+    [
+        ("a nest of depth 4", r"for \(m = "),
+        ("a triangular bound", r"for \(j = i \+ 1;|for \(j = \d; j <= i;"),
+        ("a parametric bound", r"< n - \d;"),
+        ("a stepped loop", r"\+= 2\)"),
+        ("a decreasing loop", r"--\)"),
+        ("an if guard", r"if \("),
+        ("a three-dimensional array", r"\w\[[^]]+\]\[[^]]+\]\[[^]]+\]"),
+        ("a diagonal access", r"\w\[(\w)\]\[\1\]"),
+        ("a transposed access", r"\w\[j\]\[i\]"),
+        ("a skewed access", r"\[\w \+ \w\]"),
+        ("a reversed access", r"\[-\w \+ n - 1\]"),
+        ("a scalar reduction", r"\bs \+= |t = \(t \+ "),
+        ("an integer statement", r"% 1009"),
+        ("an in-place stencil", r"0\.2 \* \("),
+        ("a vector reduction", r"\w\[\w\] \+= .*\w\[\w\]\[\w\]"),
+        (
+            "a lone statement between nests",
+            r"^  [A-Dst]\S* =",
+        ),
+    ],
+)
+def test_the_generator_covers(feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(200)), feature
+
+
+def test_every_program_has_one_to_four_arrays_and_nests() -> None:
+    programs = [generate(seed) for seed in range(200)]
+
+    assert {len(p.arrays) for p in programs} == {1, 2, 3, 4}
+    assert {len(p.nests) for p in programs} == {1, 2, 3, 4}
+    assert {a.ctype for p in programs for a in p.arrays} == {"double", "int"}
+    assert {a.rank for p in programs for a in p.arrays} == {1, 2, 3}
+
+
+def test_generated_programs_run_quickly(tmp_path: Path) -> None:
+    sources = []
+    for seed in range(8):
+        source = tmp_path / f"p{seed}.c"
+        source.write_text(generate(seed).render())
+        sources.append(source)
+    for source in sources:
+        binary = compile_c(source, tmp_path / source.stem, flags=["-O1"])
+        run_program(binary, timeout=1.0)  # each takes milliseconds; the limit allows for a busy machine
