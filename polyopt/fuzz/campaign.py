@@ -223,6 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"seconds {seconds:.1f} ({seconds / max(1, len(seeds)):.3f} per program)",
         flush=True,
     )
+    slow = [result.seed for result in results if any(v.fallback for v in result.verdicts)]
+    if slow:
+        shown = ", ".join(map(str, slow[:20])) + (", ..." if len(slow) > 20 else "")
+        print(f"programs with a fallback (a region out of time, or a schedule that failed verification): {shown}")
     saved: set[int] = set()
     for seed, verdict in failures:
         if seed in saved:

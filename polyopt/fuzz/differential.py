@@ -284,7 +284,12 @@ def check_program(
         return [Verdict(flags, FAILED, f"the original program failed: {error}") for flags in option_sets]
     verdicts: dict[int, Verdict] = {}
     runs: dict[int, _Run] = {}
-    for number, flags in enumerate(option_sets):
+    too_slow = ""  # set when a region ran out of time even in its original order
+    for number in sorted(range(len(option_sets)), key=lambda n: option_sets[n] != ("--identity",)):
+        flags = option_sets[number]
+        if too_slow:  # every option set ends with that same original-order attempt: skip it
+            verdicts[number] = Verdict(flags, DECLINED, f"not run: {too_slow}", fallback=True)
+            continue
         via_cli = flags in cli
         optimized = _with_cli(source, flags, timeout) if via_cli else _in_process(text, source, flags, timeout)
         command = " ".join(["polyopt", *flags, str(source)]) + (" (command line)" if via_cli else " (in process)")
@@ -294,7 +299,10 @@ def check_program(
         if failure is not None:
             verdicts[number] = Verdict(flags, FAILED, failure, fallback)
         elif optimized.text == text:
-            verdicts[number] = Verdict(flags, DECLINED if "region not optimized" in optimized.stderr else OPTIMIZED)
+            declined = "region not optimized" in optimized.stderr
+            verdicts[number] = Verdict(flags, DECLINED if declined else OPTIMIZED, optimized.stderr, fallback)
+            if "even in its original order" in optimized.stderr:
+                too_slow = f"{command} ran out of time even in the original order"
         else:
             assert optimized.text is not None
             runs[number] = _Run(flags, optimized.text, context, fallback)
