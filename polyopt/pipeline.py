@@ -27,7 +27,7 @@ from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.emit.storage import with_contractions, with_expansions
 from polyopt.frontend.cparse import parse_region
-from polyopt.frontend.extract import extract_scop
+from polyopt.frontend.extract import check_parameter_macros, extract_scop
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
 from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SECTION, SIMD_MARK
@@ -206,6 +206,7 @@ def _summary(options: Options, decisions: Decisions) -> str:
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
     try:
         scop = extract_scop(parse_region(region, text), region.location)
+        check_parameter_macros(scop, text)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:

@@ -1,6 +1,6 @@
 """Turn a parsed region into a ``Scop``: statements, domains, accesses, loop tree.
 
-Public: ``extract_scop``.  Anything outside the polyhedral model raises
+Public: ``check_parameter_macros``, ``extract_scop``.  Anything outside the polyhedral model raises
 ``UnsupportedRegion`` with the reason and the position of the construct.
 
 Calls inside statements are assumed to be pure functions or macros (as
@@ -12,6 +12,7 @@ is rejected.  In loop bounds, conditions and subscripts, ``min``/``max``
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -459,3 +460,18 @@ def extract_scop(region: c_ast.Compound, location: Location) -> Scop:
         identifiers=_identifiers(region),
         location=location,
     )
+
+
+_DEFINE_NUMBER = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*([-+]?\w+)[ \t]*\)?[ \t]*$", re.M)
+
+
+def check_parameter_macros(scop: Scop, file_text: str) -> None:
+    """Raise ``UnsupportedRegion`` when a parameter is a macro that this file defines as an
+    integer outside ``int`` (the generated iterators' type).  A macro defined elsewhere (a
+    header, ``-D``) cannot be seen and is not checked."""
+    for match in _DEFINE_NUMBER.finditer(file_text):
+        name, literal = match[1], match[2]
+        value = _int_literal(literal.lstrip("+-"))
+        if name in scop.parameters and value is not None and not INT_MIN <= value <= INT_MAX:
+            reason = f"parameter '{name}' is defined as {literal}, which does not fit in 'int'"
+            raise UnsupportedRegion(f"{reason}, the type of the generated loops", scop.location)

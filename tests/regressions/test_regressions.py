@@ -16,11 +16,7 @@ import pytest
 from polyopt.fuzz.differential import FAILED, check_file, flags_of
 
 CASES = sorted(Path(__file__).parent.glob("case_*.c"))
-KNOWN_BUGS: dict[str, str] = {
-    "case_huge_macro_bound.c": "the generated loop iterators are 'int', whatever the width of the original ones: "
-    "a bound beyond 'int' that polyopt cannot see (a macro's value) is truncated, and gcc -fopenmp rejects "
-    "the resulting simd loop",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _param(case: Path) -> object:
