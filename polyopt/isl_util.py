@@ -1,7 +1,7 @@
 """The one place where isl dimensions are handled by position.
 
 Everything else in polyopt names dimensions; these helpers translate.
-Public: ``statement_space``, ``var``, ``const``, ``total``, ``extended``, ``equate_prefix``,
+Public: ``statement_space``, ``var``, ``const``, ``extent``, ``total``, ``extended``, ``equate_prefix``,
 ``maps_of``, ``sets_of``, ``union_of``.
 """
 
@@ -39,6 +39,13 @@ def extended(value: isl.PwAff) -> isl.PwAff:
     pieces: list[isl.Aff] = []
     value.foreach_piece(lambda _, aff: pieces.append(aff))
     return isl.PwAff.from_aff(pieces[0]) if len(pieces) == 1 else total(value)
+
+
+def extent(values: isl.Set, position: int) -> isl.PwAff:
+    """How many values dimension ``position`` of ``values`` spans (its largest minus its smallest value,
+    plus one), as a function of the parameters, where ``values`` is not empty."""
+    high = values.dim_max(position)
+    return high.sub(values.dim_min(position)).add(const(high.get_domain_space(), 1))
 
 
 def total(value: isl.PwAff) -> isl.PwAff:

@@ -102,9 +102,7 @@ class PolyModel:
             if ref.array == array:
                 touched = touched.union(isl.UnionSet.from_set(ref.relation.range()))
         elements = isl.Set.from_union_set(touched)
-        low, high = elements.dim_min(0), elements.dim_max(0)
-        length = high.sub(low).add(isl_util.const(low.get_domain_space(), 1))
-        return isl_util.total(low), isl_util.total(length)
+        return isl_util.total(elements.dim_min(0)), isl_util.total(isl_util.extent(elements, 0))
 
 
 def _affine(expr: Affine, space: isl.Space) -> isl.PwAff:

@@ -136,11 +136,8 @@ def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
     """Per statement, the extent of each loop dimension of its domain's box (any value where it is empty)."""
     extents: dict[str, tuple[isl.PwAff, ...]] = {}
     for name, domain in model.domains.items():
-        sizes = []
-        for position in range(domain.dim(isl.dim_type.set)):
-            low, high = domain.dim_min(position), domain.dim_max(position)
-            sizes.append(isl_util.extended(high.sub(low).add(isl_util.const(high.get_domain_space(), 1))))
-        extents[name] = tuple(sizes)
+        count = domain.dim(isl.dim_type.set)
+        extents[name] = tuple(isl_util.extended(isl_util.extent(domain, d)) for d in range(count))
     return extents
 
 

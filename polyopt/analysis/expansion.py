@@ -74,7 +74,7 @@ def _bounds(prefixes: isl.Set, depth: int) -> tuple[tuple[int, ...], tuple[isl.P
         if not low.is_int():
             return None
         value = low.to_python()
-        high = prefixes.dim_max(position)
+        high = prefixes.dim_max(position)  # indices run from the smallest value for any parameters
         lows.append(value)
         sizes.append(high.add(isl_util.const(high.get_domain_space(), 1 - value)))
     return tuple(lows), tuple(sizes)

@@ -104,13 +104,11 @@ def _box_extents(domain: isl.Set) -> tuple[isl.PwAff, ...] | None:
     box = isl.Set.universe(domain.get_space())
     extents: list[isl.PwAff] = []
     for position in range(count):
-        low = domain.dim_min_val(position)
-        if not low.is_zero():
-            return None
+        if not domain.dim_min(position).is_cst() or not domain.dim_min_val(position).is_zero():
+            return None  # the lower bound must be 0 whatever the parameters
         alone = domain.project_out(isl.dim_type.set, position + 1, count - position - 1)
         alone = alone.project_out(isl.dim_type.set, 0, position)
-        high = domain.dim_max(position)
-        extents.append(high.add(isl_util.const(high.get_domain_space(), 1)))
+        extents.append(isl_util.extent(domain, position))
         lifted = alone.insert_dims(isl.dim_type.set, 0, position).add_dims(isl.dim_type.set, count - position - 1)
         box = box.intersect(lifted.set_tuple_id(domain.get_tuple_id()))
     return tuple(extents) if box.is_equal(domain) else None

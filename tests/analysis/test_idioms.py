@@ -77,3 +77,12 @@ def test_a_triangular_product_is_left_alone(model_of: ModelOf) -> None:
     )
 
     assert _matches(model_of, body) == []
+
+
+def test_a_product_not_starting_at_zero_is_left_alone(model_of: ModelOf) -> None:
+    body = (
+        "for (i = lo; i < ni; i++)\n  for (j = 0; j < nj; j++)\n    for (k = 0; k < nk; k++)\n"
+        "      C[i][j] += A[i][k] * B[k][j];\n"
+    )
+
+    assert _matches(model_of, body) == []
