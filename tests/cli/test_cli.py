@@ -423,13 +423,20 @@ def test_help(workdir: Path) -> None:
     text = result.stdout.decode()
     assert text.startswith("Usage: polyopt [OPTIONS] SOURCE")
     flags = ["-o, --output FILE", "--identity", "--noparallel", "--notile", "--report", "--version"]
-    flags.append("--timeout SECONDS")
+    flags += [
+        "--timeout SECONDS",
+        "--no-reassociate",
+        "--no-expand",
+        "--assume-dead ARRAYS",
+        "--blas",
+        "--blas-threshold N",
+    ]
     for flag in flags:
         assert flag in text
     assert run("-h").stdout == result.stdout
 
 
-@pytest.mark.parametrize("flag", ["--noparallel", "--notile"])
+@pytest.mark.parametrize("flag", ["--noparallel", "--notile", "--no-reassociate", "--no-expand", "--blas=cblas"])
 def test_identity_with_a_transformation_option_is_rejected(workdir: Path, flag: str) -> None:
     (workdir / "in.c").write_bytes(SIMPLE)
     snapshot = existing_output(workdir / "out.c")
@@ -441,6 +448,16 @@ def test_identity_with_a_transformation_option_is_rejected(workdir: Path, flag: 
     assert "'--identity' already disables every transformation" in result.stderr
     assert "Traceback" not in result.stderr
     assert_untouched(workdir / "out.c", snapshot)
+
+
+@pytest.mark.parametrize(("flag", "message"), [("--blas=mkl", "'mkl' is not one of"), ("--blas-threshold=-1", "-1")])
+def test_a_bad_library_option_is_a_usage_error(workdir: Path, flag: str, message: str) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    result = run(flag, "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2 and "Usage: polyopt" in result.stderr and message in result.stderr
+    assert not (workdir / "out.c").exists()
 
 
 @pytest.mark.parametrize(
