@@ -305,6 +305,8 @@ def _library_part(region: Region, scop: Scop, options: Options, prefix: str) -> 
         return None
     model = build_model(scop, _context(options))
     gemms = find_gemms(model)
+    if not gemms:
+        return None
     plan = plan_library(model, relax(model, compute_dependences(model), find_reductions(model)), gemms)
     if plan is None:
         return None

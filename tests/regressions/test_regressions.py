@@ -16,7 +16,18 @@ import pytest
 from polyopt.fuzz.differential import FAILED, check_file, flags_of
 
 CASES = sorted(Path(__file__).parent.glob("case_*.c"))
-KNOWN_BUGS: dict[str, str] = {}
+_ISL_FLOW = (
+    "isl's dataflow analysis (compute_flow) fails on these domains with an existential variable "
+    "('affine expression involves some of the domain dimensions'): the region is declined with an "
+    "internal-error warning and copied unchanged"
+)
+KNOWN_BUGS: dict[str, str] = {
+    "case_10271.c": "the forked process optimizing the region dies without a result (--identity): "
+    "declined with an internal-error warning, output unchanged",
+    "case_11639.c": _ISL_FLOW,
+    "case_14320.c": _ISL_FLOW,
+    "case_14534.c": _ISL_FLOW,
+}
 
 
 def _param(case: Path) -> object:
