@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,8 @@ import click
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
-from polyopt.options import DEFAULT_TIMEOUT, Options, parse_tile_sizes
+from polyopt.machine import SETTINGS, Machine, detect, load_target, parse_size, with_overrides
+from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
 from polyopt.transform.fusion import FUSION_POLICIES
@@ -74,6 +75,35 @@ def _umask() -> int:
     return mask
 
 
+class _Parsed(click.ParamType):
+    """A flag value read by one of polyopt's parsers, whose ``PolyoptError`` becomes click's usage error."""
+
+    def __init__(self, name: str, parse: Callable[[str], Any]) -> None:
+        self.name = name
+        self._parse = parse
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return self._parse(value)
+        except PolyoptError as error:
+            self.fail(error.message, param, ctx)
+
+
+_SIZE = _Parsed("size", parse_size)
+
+
+def _machine(flags: dict[str, Any]) -> Machine:
+    """The machine of ``--target`` (detected without it), with the flags that set one number applied."""
+    machine = load_target(flags["target"]) if flags["target"] is not None else detect()
+    return with_overrides(machine, **{name: flags[name] for name in SETTINGS})
+
+
+def _usage_message(error: PolyoptError) -> str:
+    return f"{error.location}: {error.message}" if error.location is not None else error.message
+
+
 def _options(flags: dict[str, Any]) -> Options:
     """The validated ``Options`` of the command-line flags (click's parameters by name);
     a usage error when they are invalid."""
@@ -92,9 +122,11 @@ def _options(flags: dict[str, Any]) -> Options:
             blas_threshold=flags["blas_threshold"],
             tiling=TilingOptions(enabled=not flags["notile"], sizes=sizes, second_level=flags["l2tile"]),
             timeout=flags["timeout"],
+            machine=_machine(flags),
+            params=tuple(flags["param"]),
         ).validate()
     except PolyoptError as error:
-        raise click.UsageError(error.message) from None
+        raise click.UsageError(_usage_message(error)) from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -175,6 +207,28 @@ def _options(flags: dict[str, Any]) -> Options:
     "fusion search and with fixed tiles, then in its original order (each attempt with the same "
     "time), with a warning; if even that takes too long, it is kept as written.",
 )
+@click.option(
+    "--target",
+    metavar="FILE",
+    help="Machine description for the cost models: lines 'key = value' with keys l1, l2, l3, line, cores, "
+    "simd-bytes (missing keys are detected). 'python -m polyopt.machine' prints the detected one.",
+)
+@click.option("--l1", type=_SIZE, metavar="SIZE", help="L1 data cache of one core: bytes, or with K, M, G ('48K').")
+@click.option("--l2", type=_SIZE, metavar="SIZE", help="L2 cache as seen by one core.")
+@click.option("--l3", type=_SIZE, metavar="SIZE", help="L3 cache (0: none).")
+@click.option("--line", type=_SIZE, metavar="SIZE", help="Cache line size.")
+@click.option("--cores", type=int, metavar="N", help="Cores the program runs on.")
+@click.option(
+    "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
+)
+@click.option(
+    "--param",
+    type=_Parsed("name=value", parse_param),
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Typical value of a region parameter for the cost models (may repeat); without it the value "
+    "the file #defines, else 1024.",
+)
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
 def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
@@ -196,6 +250,7 @@ def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
         for warning in outcome.warnings:
             click.echo(warning, err=True)
         if report:
+            click.echo(f"machine: {options.machine.describe()}", err=True)
             for region in outcome.regions:
                 if region.report is not None:
                     click.echo(format_report(region.report), err=True, nl=False)

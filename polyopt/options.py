@@ -1,17 +1,19 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``.  Each field maps to one
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_param``.  Each field maps to one
 command-line flag (see ``polyopt.cli``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
+from polyopt.machine import Machine, detect
 from polyopt.transform.fusion import FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
@@ -35,7 +37,12 @@ class Options:
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
     ``timeout``: seconds each attempt at a region may take before it is stopped and the
-    region retried with simpler options (``--timeout``; see ``polyopt.budget``).
+    region retried with simpler options (``--timeout``; see ``polyopt.budget``);
+    ``machine``: the target machine for the cost models (``--target`` and ``--l1``, ``--l2``,
+    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``; detected by default, see ``polyopt.machine``);
+    ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
+    (``--param NAME=VALUE``; see ``polyopt.frontend.params``).  Neither changes the code by itself,
+    so both go with ``identity``.
     """
 
     identity: bool = False
@@ -49,6 +56,8 @@ class Options:
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
+    machine: Machine = field(default_factory=detect)
+    params: tuple[tuple[str, int], ...] = ()
 
     def validate(self) -> Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
@@ -62,6 +71,8 @@ class Options:
             raise PolyoptError(f"the timeout must be a positive number of seconds, not {self.timeout:g}")
         if any(size < 1 for size in self.tiling.sizes):
             raise PolyoptError("tile sizes must be positive integers")
+        _validate_machine(self.machine)
+        _validate_params(self.params)
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
         transforming = transforming or self.blas == "cblas"
         if self.identity and (transforming or self.tiling.sizes or self.fusion != "smart"):
@@ -69,6 +80,51 @@ class Options:
                 "'--identity' already disables every transformation; do not combine it with transformation options"
             )
         return self
+
+
+# the fields of ``Machine`` that a flag sets: how messages name them, and whether 0 is allowed
+_MACHINE_FIELDS = (
+    ("l1", "the L1 data cache size (--l1)", False),
+    ("l2", "the L2 cache size (--l2)", False),
+    ("l3", "the L3 cache size (--l3)", True),
+    ("line", "the cache line size (--line)", False),
+    ("cores", "the number of cores (--cores)", False),
+    ("simd_bytes", "the vector width in bytes (--simd-bytes)", False),
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _validate_machine(machine: Machine) -> None:
+    for name, what, zero_allowed in _MACHINE_FIELDS:
+        value = getattr(machine, name)
+        if value < (0 if zero_allowed else 1):
+            requirement = "0 or positive" if zero_allowed else "positive"
+            raise PolyoptError(f"{what} must be {requirement}, not {value} (machine {machine.origin})")
+    if machine.simd_bytes & (machine.simd_bytes - 1):
+        raise PolyoptError(
+            f"the vector width in bytes (--simd-bytes) must be a power of two, not {machine.simd_bytes} "
+            f"(machine {machine.origin})"
+        )
+
+
+def _validate_params(params: tuple[tuple[str, int], ...]) -> None:
+    seen: dict[str, int] = {}
+    for name, value in params:
+        if _IDENTIFIER.fullmatch(name) is None:
+            raise PolyoptError(f"--param: '{name}' is not a C identifier")
+        if value < 1:
+            raise PolyoptError(f"--param {name}: the value must be a positive integer, not {value}")
+        if seen.setdefault(name, value) != value:
+            raise PolyoptError(f"--param {name} is given two values, {seen[name]} and {value}")
+
+
+def parse_param(text: str) -> tuple[str, int]:
+    """``NAME=VALUE`` (``--param``) as ``(NAME, VALUE)``; ``validate`` checks the name and the value."""
+    name, _, value = text.partition("=")
+    try:
+        return name.strip(), int(value)
+    except ValueError:
+        raise PolyoptError(f"expected NAME=VALUE with an integer VALUE, not '{text}'") from None
 
 
 def parse_tile_sizes(text: str) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from polyopt import __version__
-from polyopt.cli import main
+from polyopt.cli import main, options_from_arguments
 from polyopt.fuzz.differential import OPTIMIZED, OPTION_SETS, check_program
 
 BAD_INPUTS = Path(__file__).resolve().parent.parent / "bad_inputs"
@@ -430,6 +430,14 @@ def test_help(workdir: Path) -> None:
         "--assume-dead ARRAYS",
         "--blas",
         "--blas-threshold N",
+        "--target FILE",
+        "--l1 SIZE",
+        "--l2 SIZE",
+        "--l3 SIZE",
+        "--line SIZE",
+        "--cores N",
+        "--simd-bytes N",
+        "--param NAME=VALUE",
     ]
     for flag in flags:
         assert flag in text
@@ -520,6 +528,110 @@ def test_missing_source_is_a_usage_error(workdir: Path) -> None:
 
     assert result.exit_code == 2
     assert "Missing argument 'SOURCE'" in result.stderr
+
+
+# -- the machine and parameter values -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--l1", "48x"], "Invalid value for '--l1': '48x' is not a size"),
+        (["--l2", "0"], "the L2 cache size (--l2) must be positive, not 0"),
+        (["--line", "-1"], "Invalid value for '--line': '-1' is not a size"),
+        (["--cores", "0"], "the number of cores (--cores) must be positive, not 0"),
+        (["--cores", "two"], "'two' is not a valid integer"),
+        (["--simd-bytes", "24"], "the vector width in bytes (--simd-bytes) must be a power of two, not 24"),
+        (["--param", "N"], "expected NAME=VALUE with an integer VALUE, not 'N'"),
+        (["--param", "N=0"], "--param N: the value must be a positive integer, not 0"),
+        (["--param", "2N=3"], "--param: '2N' is not a C identifier"),
+        (["--param", "N=3", "--param", "N=4"], "--param N is given two values, 3 and 4"),
+    ],
+)
+def test_a_bad_machine_or_parameter_flag_is_a_usage_error(workdir: Path, flags: list[str], message: str) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+    snapshot = existing_output(workdir / "out.c")
+
+    result = run(*flags, "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2
+    assert "Usage: polyopt" in result.stderr and message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert_untouched(workdir / "out.c", snapshot)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("l1 = 32K\nl2 = big\n", "Error: my.target:2: bad value for 'l2': 'big' is not a size"),
+        ("cores = 0\n", "the number of cores (--cores) must be positive, not 0 (machine target file my.target)"),
+        ("vector = 32\n", "Error: my.target:1: unknown key 'vector' in the target file"),
+    ],
+)
+def test_a_bad_target_file_is_a_usage_error(workdir: Path, text: str, message: str) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+    (workdir / "my.target").write_text(text)
+    snapshot = existing_output(workdir / "out.c")
+
+    result = run("--target", "my.target", "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2
+    assert "Usage: polyopt" in result.stderr and message in result.stderr
+    assert_untouched(workdir / "out.c", snapshot)
+
+
+def test_a_missing_target_file_is_a_usage_error(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    result = run("--target", "none.target", "in.c", "-o", "out.c")
+
+    assert result.exit_code == 2
+    assert "cannot read target file 'none.target': No such file or directory" in result.stderr
+    assert not (workdir / "out.c").exists()
+
+
+def test_report_prints_the_machine_once_before_the_regions(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+    (workdir / "my.target").write_text("l1 = 32K\nl2 = 1M\nl3 = 0\nline = 64\ncores = 4\nsimd-bytes = 32\n")
+
+    result = run("--target", "my.target", "--l1", "48K", "--report", "in.c", "-o", "-")
+
+    assert result.exit_code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    machine = [line for line in lines if line.startswith("machine: ")]
+    assert machine == [
+        "machine: L1d 48 KiB, L2 1 MiB, L3 none, line 64 B, 4 cores, 32-byte vectors "
+        "(target file my.target + overrides --l1)"
+    ]
+    assert lines.index(machine[0]) < next(i for i, line in enumerate(lines) if line.startswith("region 1 at in.c"))
+
+
+def test_without_report_the_machine_is_not_printed(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    result = run("--cores", "3", "in.c", "-o", "-")
+
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_machine_and_parameter_flags_go_with_identity(workdir: Path) -> None:
+    (workdir / "in.c").write_bytes(SIMPLE)
+
+    plain = run("--identity", "in.c", "-o", "-")
+    hinted = run("--identity", "--l1", "64K", "--cores", "8", "--param", "n=100", "in.c", "-o", "-")
+
+    assert plain.exit_code == hinted.exit_code == 0
+    assert hinted.stdout == plain.stdout and hinted.stderr == ""
+
+
+def test_options_from_arguments_reads_the_machine_and_parameter_flags(workdir: Path) -> None:
+    (workdir / "my.target").write_text("l2 = 2M\nsimd-bytes = 16\n")
+
+    options = options_from_arguments(["--target", "my.target", "--l3", "16M", "--param", "N=100", "--param", "M=7"])
+
+    assert (options.machine.l2, options.machine.l3, options.machine.simd_bytes) == (2 << 20, 16 << 20, 16)
+    assert options.machine.origin == "target file my.target + overrides --l3"
+    assert options.params == (("N", 100), ("M", 7))
 
 
 # -- the installed command ----------------------------------------------------
