@@ -1,13 +1,14 @@
 """The one place where isl dimensions are handled by position.
 
 Everything else in polyopt names dimensions; these helpers translate.
-Public: ``statement_space``, ``var``, ``const``, ``extent``, ``total``, ``extended``, ``equate_prefix``,
+Public: ``statement_space``, ``var``, ``const``, ``extent``, ``constant``, ``at_parameters``, ``total``,
+``extended``, ``equate_prefix``,
 ``maps_of``, ``sets_of``, ``union_of``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import islpy as isl
 
@@ -46,6 +47,25 @@ def extent(values: isl.Set, position: int) -> isl.PwAff:
     plus one), as a function of the parameters, where ``values`` is not empty."""
     high = values.dim_max(position)
     return high.sub(values.dim_min(position)).add(const(high.get_domain_space(), 1))
+
+
+def constant(value: isl.PwAff) -> int | None:
+    """The integer ``value`` always takes, when it is a single constant piece."""
+    pieces: list[isl.Aff] = []
+    value.foreach_piece(lambda _, aff: pieces.append(aff))
+    if len(pieces) != 1 or not pieces[0].is_cst():
+        return None
+    number = pieces[0].get_constant_val()
+    return number.to_python() if number.is_int() else None
+
+
+def at_parameters(values: isl.Set, parameters: Mapping[str, int]) -> isl.Set:
+    """``values`` with each parameter it names fixed at its value in ``parameters``."""
+    for name, value in parameters.items():
+        position = values.find_dim_by_name(isl.dim_type.param, name)
+        if position >= 0:
+            values = values.fix_val(isl.dim_type.param, position, isl.Val.int_from_si(values.get_ctx(), value))
+    return values
 
 
 def total(value: isl.PwAff) -> isl.PwAff:

@@ -1,12 +1,13 @@
 """Rectangular tiling of permutable bands.
 
 Public: ``TilingOptions``, ``TiledBand``, ``TilePlan``, ``plan_tiling``,
-``apply_tiling``, ``member_extent``, ``tile_band_paths``.
+``apply_tiling``, ``member_extent``, ``model_sizer``, ``tile_band_paths``, ``FALLBACK_SIZE``.
 
 Every permutable band of two or more members is tiled; a member whose extent
 is a known constant no larger than its tile keeps a single tile.  Sizes come
 from ``TilingOptions.sizes`` (consumed member by member across the bands in
-tree order, as Pluto reads ``tile.sizes``) or the default size.  With
+tree order, as Pluto reads ``tile.sizes``), ``--fixed-tile-size``, or the
+tile-size model (``polyopt.analysis.tile_sizes``, through ``model_sizer``).  With
 ``second_level`` (``--l2tile``) each tiled band whose extents are not all known
 to fit in one second-level tile is tiled again, grouping ``l2_factor`` tiles per
 member into an outer (L2) tile.
@@ -14,20 +15,32 @@ member into an outer (L2) tile.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost
+from polyopt import isl_util
+from polyopt.analysis.footprint import band_footprint
+from polyopt.analysis.reductions import Reduction
+from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
+from polyopt.machine import Machine
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import band_has_inner_band, band_nodes, node_at, parallel_outermost
+from polyopt.transform.vector import innermost_member
+
+FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
+Sizer = Callable[[isl.ScheduleNode], TileChoice | None]
 
 
 @dataclass(frozen=True)
 class TilingOptions:
-    """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``."""
+    """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``;
+    ``default_size`` (``--fixed-tile-size``) replaces the tile-size model when set."""
 
     enabled: bool = True
     sizes: tuple[int, ...] = ()
-    default_size: int = 32
+    default_size: int | None = None
     second_level: bool = False
     l2_factor: int = 8
 
@@ -48,36 +61,30 @@ class TilePlan:
     bands: tuple[TiledBand, ...]
 
 
-def member_extent(band: isl.ScheduleNode, member: int) -> int | None:
-    """The number of values band ``member`` takes, when it is a known constant."""
+def member_extent(band: isl.ScheduleNode, member: int, parameters: Mapping[str, int] | None = None) -> int | None:
+    """The number of values band ``member`` takes, when it is a known constant (at
+    ``parameters``, when given)."""
     values = band.get_domain().apply(
         isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
     )
-    values = isl.Set.from_union_set(values) if not values.is_empty() else None
-    if values is None:
+    if values.is_empty():
         return 0
-    low, high = values.dim_min(0), values.dim_max(0)
-    if not (low.is_cst() and high.is_cst()):
-        return None
-    low_val, high_val = _constant(low), _constant(high)
-    if low_val is None or high_val is None:
-        return None
-    return high_val - low_val + 1
+    values = isl_util.at_parameters(isl.Set.from_union_set(values), parameters or {})
+    if values.is_empty():
+        return 0
+    return isl_util.constant(isl_util.extent(values, 0))
 
 
-def _constant(value: isl.PwAff) -> int | None:
-    pieces = value.get_pieces()
-    if len(pieces) != 1:
-        return None
-    return pieces[0][1].get_constant_val().to_python()
-
-
-def plan_tiling(schedule: isl.Schedule, options: TilingOptions, dependences: isl.UnionMap) -> TilePlan:
+def plan_tiling(
+    schedule: isl.Schedule, options: TilingOptions, dependences: isl.UnionMap, sizer: Sizer | None = None
+) -> TilePlan:
     """Which bands to tile and with which sizes.
 
-    A band none of whose members is parallel (a skewed time band, run as a
-    wavefront) gets no second level: two-level wavefronts cost far more code
-    generation than they return.
+    Sizes come from ``--tile-sizes``, then ``--fixed-tile-size``, then
+    ``sizer`` (the tile-size model), then ``FALLBACK_SIZE``.  A band none of
+    whose members is parallel (a skewed time band, run as a wavefront) gets no
+    second level: two-level wavefronts cost far more code generation than they
+    return.
     """
     if not options.enabled:
         return TilePlan(())
@@ -87,29 +94,63 @@ def plan_tiling(schedule: isl.Schedule, options: TilingOptions, dependences: isl
         members = band.band_n_member()
         if members < 2 or not band.band_get_permutable():
             continue
+        given, queue = queue[:members], queue[members:]
+        choice = sizer(band) if sizer and options.default_size is None and len(given) < members else None
+        default = options.default_size or FALLBACK_SIZE
+        planned = given + list(choice.sizes[len(given) :] if choice else [default] * (members - len(given)))
         sizes: list[int] = []
         small = True
-        given = len(queue)
-        for member in range(members):
-            size = queue.pop(0) if queue else options.default_size
+        for member, size in enumerate(planned):
             extent = member_extent(band, member)
             if extent is not None and extent <= size:
                 size = max(extent, 1)
             small = small and extent is not None and extent <= size * options.l2_factor
             sizes.append(size)
-        reason = _reason(given, members, options.default_size)
+        reason = _reason(len(given), members, choice.describe() if choice else _fixed_reason(options))
         wavefront = not any(parallel_outermost(band, m, dependences) for m in range(members))
         outer = (options.l2_factor,) * members if options.second_level and not small and not wavefront else ()
         chosen.append(TiledBand(path, tuple(sizes), reason, outer))
     return TilePlan(tuple(chosen))
 
 
-def _reason(given: int, members: int, default: int) -> str:
+def model_sizer(
+    model: PolyModel,
+    dependences: isl.UnionMap,
+    reductions: tuple[Reduction, ...],
+    machine: Machine,
+    parameters: Mapping[str, int],
+) -> Sizer:
+    """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
+    vector member that Alg. 5 picks held at a long fixed size."""
+
+    def size(band: isl.ScheduleNode) -> TileChoice | None:
+        footprint = band_footprint(model, band, parameters)
+        if footprint is None:
+            return None
+        count = band.band_n_member()
+        extents = [member_extent(band, m, parameters) for m in range(count)]
+        inner = None
+        if not band_has_inner_band(band):
+            vector = innermost_member(model, band, dependences, reductions)
+            inner = vector.member if vector.simd else None
+        parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
+        return choose_tile_sizes(footprint, extents, machine, inner, parallel)
+
+    return size
+
+
+def _fixed_reason(options: TilingOptions) -> str:
+    if options.default_size:
+        return f"fixed size {options.default_size} (--fixed-tile-size)"
+    return f"default size {FALLBACK_SIZE}"
+
+
+def _reason(given: int, members: int, rest: str) -> str:
     if given >= members:
         return "from --tile-sizes"
     if given:
-        return f"from --tile-sizes, then default size {default}"
-    return f"default size {default}"
+        return f"from --tile-sizes, then {rest}"
+    return rest
 
 
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:

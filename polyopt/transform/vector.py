@@ -1,6 +1,6 @@
 """Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
 
-Public: ``VectorLoop``, ``VectorPlan``, ``plan_vector``, ``apply_vector``.
+Public: ``VectorLoop``, ``VectorPlan``, ``innermost_member``, ``plan_vector``, ``apply_vector``.
 
 Each member of an innermost permutable band is scored as if it were the
 innermost loop, with 2s + 4t + 8v - 16(a - s - t) over the accesses of the
@@ -117,6 +117,31 @@ def _candidates(band: isl.ScheduleNode) -> list[int]:
     return list(range(count))
 
 
+def _vector_loop(
+    path: tuple[int, ...],
+    model: PolyModel,
+    band: isl.ScheduleNode,
+    dependences: isl.UnionMap,
+    reductions: tuple[Reduction, ...],
+) -> VectorLoop:
+    count = band.band_n_member()
+    candidates = _candidates(band)
+    clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
+    scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
+    best = max(candidates, key=lambda m: (scores[m].score, m))
+    names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
+    table = tuple((names[m], scores[m]) for m in candidates)
+    simd = scores[best].vectorizable
+    return VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ())
+
+
+def innermost_member(
+    model: PolyModel, band: isl.ScheduleNode, dependences: isl.UnionMap, reductions: tuple[Reduction, ...] = ()
+) -> VectorLoop:
+    """The member of ``band`` that Alg. 5 would run innermost (``path`` is empty)."""
+    return _vector_loop((), model, band, dependences, reductions)
+
+
 def plan_vector(
     model: PolyModel, schedule: isl.Schedule, dependences: isl.UnionMap, reductions: tuple[Reduction, ...] = ()
 ) -> VectorPlan:
@@ -125,19 +150,11 @@ def plan_vector(
     ``dependences`` may be relaxed for ``reductions``; a simd loop that carries
     one gets its clauses, or is not vectorizable.
     """
-    chosen: list[VectorLoop] = []
-    for path, band in band_nodes(schedule):
-        if band_has_inner_band(band):
-            continue
-        count = band.band_n_member()
-        candidates = _candidates(band)
-        clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
-        scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
-        best = max(candidates, key=lambda m: (scores[m].score, m))
-        names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
-        table = tuple((names[m], scores[m]) for m in candidates)
-        simd = scores[best].vectorizable
-        chosen.append(VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ()))
+    chosen = [
+        _vector_loop(path, model, band, dependences, reductions)
+        for path, band in band_nodes(schedule)
+        if not band_has_inner_band(band)
+    ]
     return VectorPlan(tuple(chosen))
 
 

@@ -1,0 +1,110 @@
+"""Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3.
+
+Public: ``INNER_VECTORS``, ``MIN_TILE``, ``TileChoice``, ``choose_tile_sizes``, ``positive_root``.
+
+Each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
+the largest one; the vector (innermost) member instead gets a fixed, long
+size: ``INNER_VECTORS`` vector registers' worth of elements, or its whole
+extent when shorter.  τ is the positive root of footprint(τ) = capacity,
+floored.  The capacity is the L1 data cache; when even a tile of the largest
+reuse dimension would be shorter than ``MIN_TILE`` there (the vector
+dimension's rows leave no room), it is the L2 cache, as the thesis falls back
+to L2 (Ch. 3, Alg. 2).  Sizes are clamped to [``MIN_TILE``, extent]: a member
+without reuse still needs a tile long enough to amortize its loop, and a tile
+longer than the loop is the loop.  Finally the outermost parallel member keeps
+at least one tile per core, and so does every member of a band without one
+(its tiles run as a wavefront).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from polyopt.analysis.footprint import TileFootprint
+from polyopt.machine import Machine
+
+INNER_VECTORS = 32  # vector registers' worth of elements in the innermost tile dimension
+MIN_TILE = 4
+
+
+@dataclass(frozen=True)
+class TileChoice:
+    """The chosen ``sizes`` and the numbers behind them, for ``--report``."""
+
+    sizes: tuple[int, ...]
+    level: str
+    capacity: int
+    reuse: tuple[int, ...]
+    gamma: tuple[float, ...]
+    inner: int | None
+    footprint: str
+    root: float
+
+    def describe(self) -> str:
+        gamma = ", ".join(f"{g:.2g}" for g in self.gamma)
+        inner = f"member {self.inner} fixed (vector loop), " if self.inner is not None else ""
+        return (
+            f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
+            f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
+        )
+
+
+def positive_root(function: Callable[[float], float], target: float, high: float = 1 << 20) -> float:
+    """The τ ≥ 0 where the increasing ``function`` reaches ``target`` (``high`` if it never does)."""
+    low = 0.0
+    if function(high) <= target:
+        return high
+    for _ in range(100):
+        middle = (low + high) / 2
+        if function(middle) <= target:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def choose_tile_sizes(
+    footprint: TileFootprint,
+    extents: Sequence[int | None],
+    machine: Machine,
+    inner: int | None,
+    parallel: int | None,
+) -> TileChoice:
+    """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
+    ``inner`` the vector member (or None), ``parallel`` the outermost parallel member."""
+    reuse = footprint.reuse()
+    most = max(reuse, default=0)
+    gamma = tuple(r / most if most else 1.0 for r in reuse)
+    fixed: dict[int, int] = {}
+    if inner is not None:
+        length = INNER_VECTORS * max(1, machine.simd_bytes // footprint.element_bytes)
+        fixed[inner] = _clamp(length, extents[inner])
+
+    def sizes_at(tau: float) -> list[float]:
+        return [fixed.get(m, g * tau) for m, g in enumerate(gamma)]
+
+    def touched(tau: float) -> float:
+        return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
+
+    level, capacity, root = "L1", machine.l1, math.floor(positive_root(touched, machine.l1))
+    if root < MIN_TILE and machine.l2 > machine.l1:
+        level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))
+    sizes = [fixed.get(m, _clamp(max(MIN_TILE, math.floor(g * root)), extents[m])) for m, g in enumerate(gamma)]
+    shared = [parallel] if parallel is not None else range(len(sizes))  # a wavefront shares out every member
+    for member in shared:
+        if member not in fixed:
+            sizes[member] = _per_core(sizes[member], extents[member], machine.cores)
+    return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root))
+
+
+def _clamp(size: int, extent: int | None) -> int:
+    return max(1, min(size, extent)) if extent is not None else size
+
+
+def _per_core(size: int, extent: int | None, cores: int) -> int:
+    """``size``, shrunk so that ``extent`` holds at least one tile per core."""
+    if extent is None or extent < cores * MIN_TILE:
+        return size
+    return min(size, max(MIN_TILE, extent // cores))

@@ -1,0 +1,134 @@
+"""Reuse counts and tile footprints from access relations (seed 000, Sec. 4.3, Table 4.3).
+
+Each footprint is checked against isl's exact count of the elements a tile
+touches, for several tile shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import islpy as isl
+import pytest
+
+from polyopt.analysis.footprint import TileFootprint, band_footprint
+from polyopt.frontend.scop import Scop
+from polyopt.isl_util import at_parameters
+from polyopt.schedule_tree import band_nodes
+from tests.transform.kernels import GEMM
+from tests.transform.support import Kernel, build_kernel
+
+MATMUL = (
+    "for (i = 0; i < ni; i++)\n"
+    "  for (j = 0; j < nj; j++)\n"
+    "    for (k = 0; k < nk; k++)\n"
+    "      C[i][j] = C[i][j] + A[i][k] * B[k][j];\n"
+)
+TWO_LOOPS = "for (i = 1; i < n - 1; i++)\n  for (j = 1; j < m - 1; j++)\n    {}\n"
+PARAMETERS = {"ni": 2000, "nj": 2300, "nk": 2600, "n": 100, "m": 50}
+
+
+def _kernel(scop_of: Callable[[str], Scop], body: str) -> Kernel:
+    return build_kernel(scop_of(body))
+
+
+def _loop_band(kernel: Kernel) -> isl.ScheduleNode:
+    """The statement's loops, outermost first, as one band."""
+    (domain,) = kernel.model.domains.values()
+    identity = isl.UnionMap.from_map(isl.Map.identity(domain.get_space().map_from_set()))
+    partial = isl.MultiUnionPwAff.from_union_map(identity)
+    schedule = isl.Schedule.from_domain(isl.UnionSet.from_set(domain)).insert_partial_schedule(partial)
+    return schedule.get_root().child(0)
+
+
+def _footprint(kernel: Kernel) -> tuple[isl.ScheduleNode, TileFootprint]:
+    band = _loop_band(kernel)
+    footprint = band_footprint(kernel.model, band, PARAMETERS)
+    assert footprint is not None
+    return band, footprint
+
+
+def _exact(kernel: Kernel, statement: str, iterators: list[str], sizes: list[int]) -> int:
+    """Elements touched by the instances of a tile at (5, 7, ...), counted by isl."""
+    bounds = " and ".join(
+        f"{5 + 2 * d} <= {it} < {5 + 2 * d + size}" for d, (it, size) in enumerate(zip(iterators, sizes, strict=True))
+    )
+    tile = isl.Set(f"{{ {statement}[{', '.join(iterators)}] : {bounds} }}", context=kernel.model.ctx)
+    touched = 0
+    arrays: dict[str, isl.Set] = {}
+    for ref in kernel.model.references:
+        if ref.statement != statement or ref.relation.dim(isl.dim_type.out) == 0:
+            continue
+        image = ref.relation.intersect_domain(tile.align_params(ref.relation.get_space().domain())).range()
+        image = at_parameters(image, PARAMETERS)
+        image = image.project_out(isl.dim_type.param, 0, image.dim(isl.dim_type.param))
+        arrays[ref.array] = arrays[ref.array].union(image) if ref.array in arrays else image
+    for elements in arrays.values():
+        touched += elements.count_val().to_python()
+    return touched
+
+
+def test_matmul_reuse_is_the_seed_example(scop_of: Callable[[str], Scop]) -> None:
+    _, footprint = _footprint(_kernel(scop_of, MATMUL))
+
+    assert footprint is not None and footprint.reuse() == (1, 1, 2)  # B along i, A along j, C read and write along k
+    assert footprint.describe() == "8·(C:τ1·τ0 + A:τ2·τ0 + B:τ2·τ1) bytes"
+
+
+@pytest.mark.parametrize(
+    ("body", "iterators"),
+    [
+        (MATMUL, ["i", "j", "k"]),
+        (TWO_LOOPS.format("y[i] = y[i] + x[i - j + m] * w[j];"), ["i", "j"]),
+        (TWO_LOOPS.format("y[i + j] = y[i + j] + 2 * x[2 * i];"), ["i", "j"]),
+        (
+            TWO_LOOPS.format("B[i][j] = A[i - 1][j] + A[i][j] + A[i + 1][j];"),
+            ["i", "j"],
+        ),
+        (TWO_LOOPS.format("D[i] = D[i] + A[i][i] * B[j][i];"), ["i", "j"]),
+    ],
+    ids=["matmul", "a[i-j]", "a[i+j] and a[2i]", "stencil group", "diagonal"],
+)
+def test_footprint_counts_the_elements_a_tile_touches(
+    scop_of: Callable[[str], Scop], body: str, iterators: list[str]
+) -> None:
+    kernel = _kernel(scop_of, body)
+    _, footprint = _footprint(kernel)
+
+    for sizes in ([1] * len(iterators), [3, 5, 7][: len(iterators)], [8, 2, 4][: len(iterators)]):
+        assert footprint.bytes(sizes) == 8 * _exact(kernel, "S0", iterators, sizes)
+
+
+def test_a_minus_j_is_a_sum_of_tile_sizes(scop_of: Callable[[str], Scop]) -> None:
+    body = TWO_LOOPS.format("y[i] = y[i] + x[i - j + m] * w[j];")
+    _, footprint = _footprint(_kernel(scop_of, body))
+
+    assert footprint.describe() == "8·(y:τ0 + x:(τ0+τ1-1) + w:τ1) bytes"
+    assert footprint.reuse() == (1, 2)  # w along i; the read and write of y along j
+
+
+def test_group_temporal_reuse_of_a_stencil(scop_of: Callable[[str], Scop]) -> None:
+    body = TWO_LOOPS.format("B[i][j] = A[i - 1][j] + A[i][j + 1] + A[i + 1][j];")
+    _, footprint = _footprint(_kernel(scop_of, body))
+
+    # A[i-1][j] and A[i+1][j] meet along i; A[i][j+1] meets neither along i nor j.
+    assert footprint.reuse() == (1, 0)
+
+
+def test_loops_below_the_band_count_in_full(scop_of: Callable[[str], Scop]) -> None:
+    body = TWO_LOOPS.format("y[i] = y[i] + A[i][j];")
+    kernel = _kernel(scop_of, body)
+    (_, band), *_ = band_nodes(kernel.isl_schedule())
+    footprint = band_footprint(kernel.model, band.band_split(1), PARAMETERS)
+
+    assert footprint is not None and footprint.members == 1
+    assert footprint.fixed == (48,)  # 1 <= j < m - 1 at m = 50
+    assert footprint.bytes([4]) == 8 * (4 + 4 * 48)
+
+
+def test_a_statement_that_does_not_run_along_a_member_has_no_reuse_there(scop_of: Callable[[str], Scop]) -> None:
+    kernel = _kernel(scop_of, GEMM)
+    (_, band), *_ = band_nodes(kernel.isl_schedule())  # C[i][j] *= beta shares the band (i, j, k)
+    footprint = band_footprint(kernel.model, band, PARAMETERS)
+
+    assert footprint is not None and footprint.reuse() == (1, 1, 2)

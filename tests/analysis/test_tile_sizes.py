@@ -1,0 +1,80 @@
+"""Analytic tile sizes (seed 000, Sec. 4.3, Alg. 3) on the seed's worked example and on
+the rules around it: the L2 fallback, clamping to extents, one tile per core."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from polyopt.analysis.footprint import AccessGroup, TileFootprint
+from polyopt.analysis.tile_sizes import MIN_TILE, choose_tile_sizes, positive_root
+from polyopt.machine import Machine
+
+SEED_MACHINE = Machine(l1=32 * 1024, l2=1024 * 1024, l3=0, line=64, cores=1, simd_bytes=64, origin="test")
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+def _unit(position: int, size: int = 3) -> tuple[Fraction, ...]:
+    return tuple(ONE if d == position else ZERO for d in range(size))
+
+
+def _group(array: str, rows: list[int], references: int = 1, members: int = 3) -> AccessGroup:
+    offsets = tuple((ZERO,) * len(rows) for _ in range(references))
+    runs = (frozenset(range(members)),) * references
+    return AccessGroup(array, tuple(_unit(r, members) for r in rows), offsets, runs)
+
+
+MATMUL = TileFootprint(3, (), (_group("C", [0, 1], references=2), _group("A", [0, 2]), _group("B", [2, 1])))
+
+
+def test_the_seed_equation_has_root_15() -> None:
+    # Sec. 4.3 as printed: 0.5·τ² + 256·τ = 32768 / 8, roots 15.52 and -527.52.
+    root = positive_root(lambda tau: 0.5 * tau * tau + 256 * tau, 4096)
+
+    assert root == pytest.approx(15.52, abs=0.01)
+    assert [int(gamma * int(root)) for gamma in (0.5, 1.0)] == [7, 15]  # τi = 7, τk = 15
+
+
+def test_matmul_tiles_for_a_32k_l1() -> None:
+    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], SEED_MACHINE, inner=1, parallel=0)
+
+    assert choice.reuse == (1, 1, 2)
+    assert choice.gamma == (0.5, 0.5, 1.0)
+    # The seed's printed equation counts B's tile as 256·γi·τ; counting it as τk·τj = 256·τ
+    # gives 0.5·τ² + 384·τ = 4096, root 10.52: (5, 256, 10) instead of (7, 256, 15).
+    assert choice.sizes == (5, 256, 10)
+    assert choice.level == "L1"
+    assert MATMUL.bytes(choice.sizes) <= SEED_MACHINE.l1
+
+
+def test_the_inner_size_is_a_multiple_of_the_vector_length() -> None:
+    avx2 = Machine(32 * 1024, 1024 * 1024, 0, 64, 1, 32, "test")
+
+    assert choose_tile_sizes(MATMUL, [2000, 2300, 2600], avx2, inner=1, parallel=0).sizes[1] == 128
+    assert choose_tile_sizes(MATMUL, [2000, 100, 2600], avx2, inner=1, parallel=0).sizes[1] == 100
+
+
+def test_sizes_never_exceed_the_extent() -> None:
+    choice = choose_tile_sizes(MATMUL, [3, 2300, 2600], SEED_MACHINE, inner=None, parallel=None)
+
+    assert choice.sizes[0] == 3
+
+
+def test_l2_when_the_vector_rows_fill_l1() -> None:
+    tiny_l1 = Machine(4 * 1024, 1024 * 1024, 0, 64, 1, 64, "test")
+
+    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], tiny_l1, inner=1, parallel=0)
+
+    assert choice.level == "L2"
+    assert min(choice.sizes) >= MIN_TILE
+    assert MATMUL.bytes(choice.sizes) <= tiny_l1.l2
+
+
+def test_the_parallel_member_keeps_a_tile_per_core() -> None:
+    many = Machine(32 * 1024, 1024 * 1024, 0, 64, 16, 64, "test")
+    square = TileFootprint(2, (), (_group("A", [0, 1], members=2), _group("x", [1], members=2)))
+
+    choice = choose_tile_sizes(square, [160, 2000], many, inner=None, parallel=0)
+
+    assert choice.sizes[0] * many.cores <= 160
