@@ -6,6 +6,7 @@ Public: ``Decisions``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -28,6 +29,7 @@ from polyopt.emit.splice import RegionCode, splice
 from polyopt.emit.storage import with_contractions, with_expansions
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import check_parameter_macros, extract_scop
+from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
 from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SECTION, SIMD_MARK
@@ -36,12 +38,12 @@ from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
 from polyopt.transform.expansion import expand
-from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
+from polyopt.transform.fusion import FusionPlan, model_costing, plan_fusion, schedule_region
 from polyopt.transform.library import plan_library
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
-from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, plan_tiling, tile_band_paths
+from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, model_sizer, plan_tiling, tile_band_paths
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
 
 Expansions = tuple[Expansion, ...]
@@ -112,16 +114,24 @@ def _verify(
 
 
 def _transform(
-    model: PolyModel, deps: Dependences, options: Options, reductions: tuple[Reduction, ...] = ()
+    model: PolyModel,
+    deps: Dependences,
+    options: Options,
+    reductions: tuple[Reduction, ...] = (),
+    parameters: Mapping[str, int] | None = None,
 ) -> tuple[isl.Schedule, Decisions]:
     """Decide each plan on the current schedule tree, then apply it.
 
     The scheduler sees the reduced dependences; legality checks of loops
     (parallel, vector) use all of them.  Both are relaxed for ``reductions``.
+    The cost models assume ``parameters`` (``DEFAULT_PARAMETER_VALUE`` for any other).
     """
-    fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler)
+    parameters = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | dict(parameters or {})
+    costing = model_costing(model, deps, options.scheduler, options.machine, parameters)
+    fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler, costing)
     schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
-    tiles = plan_tiling(schedule, options.tiling, deps.full)
+    sizer = model_sizer(model, deps.full, reductions, options.machine, parameters)
+    tiles = plan_tiling(schedule, options.tiling, deps.full, sizer)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())
     if options.parallel:
@@ -172,6 +182,7 @@ def _report(
         reductions=tuple(reduction.describe() for reduction in decisions.reductions),
         expansions=tuple(expansion.describe() for expansion in decisions.expansions),
         contractions=tuple(contraction.describe() for contraction in decisions.contractions),
+        fusion_candidates=decisions.fusion.candidates if decisions.fusion else (),
     )
 
 
@@ -207,17 +218,18 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:
-        return _within_budget(region, scop, options, prefix)
+        setting = _Setting(prefix, parameter_values(text, region.location.file, scop.parameters, dict(options.params)))
+        return _within_budget(region, scop, options, setting)
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
         return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 
-def _within_budget(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
+def _within_budget(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
     """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``."""
     for attempt in attempts(options):
         try:
-            outcome = run_limited(partial(_optimize_scop, region, scop, attempt.options, prefix), options.timeout)
+            outcome = run_limited(partial(_optimize_scop, region, scop, attempt.options, setting), options.timeout)
         except OutOfTime:
             continue
         if not attempt.fallback:
@@ -240,6 +252,18 @@ def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[Po
 
 
 @dataclass(frozen=True)
+class _Setting:
+    """What a region's passes need beyond its options: the prefix of generated iterator names
+    and the parameter values the cost models assume (``polyopt.frontend.params``)."""
+
+    prefix: str
+    parameters: Mapping[str, ParameterValue]
+
+    def values(self) -> dict[str, int]:
+        return {name: parameter.value for name, parameter in self.parameters.items()}
+
+
+@dataclass(frozen=True)
 class _Part:
     """The code, report, warnings and one-line summary of a region or of one segment of it."""
 
@@ -249,15 +273,15 @@ class _Part:
     summary: str
 
 
-def _optimize_scop(region: Region, scop: Scop, options: Options, prefix: str) -> RegionOutcome:
-    part = _library_part(region, scop, options, prefix) or _part(region, scop, _context(options), options, prefix)
+def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
+    part = _library_part(region, scop, options, setting) or _part(region, scop, _context(options), options, setting)
     printed = print_c(part.generated.code, region.indent)
     return RegionOutcome(
         region, RegionCode(region, printed, part.generated.helpers, part.summary), part.report, part.warnings
     )
 
 
-def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, prefix: str) -> _Part:
+def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, setting: _Setting) -> _Part:
     """``scop`` scheduled, verified and generated (the whole pipeline without library calls)."""
     original = build_model(scop, ctx)
     original_deps = compute_dependences(original)
@@ -266,7 +290,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, prefix
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
     relaxed = relax(model, deps, reductions)
     if not options.identity:
-        schedule, decisions = _transform(model, relaxed, options, reductions)
+        schedule, decisions = _transform(model, relaxed, options, reductions, setting.values())
         decisions = replace(decisions, expansions=expansions)
     warnings: tuple[str, ...] = ()
     try:
@@ -281,12 +305,14 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, prefix
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
     storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model))
-    generated = generate(schedule, model.scop, prefix, storage)
+    generated = generate(schedule, model.scop, setting.prefix, storage)
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     if contractions:
         generated = with_contractions(contractions, generated, model.scop)
     if expansions:
-        generated = with_expansions(expansions, generated, generate(original.schedule, scop, prefix), scop, prefix)
+        generated = with_expansions(
+            expansions, generated, generate(original.schedule, scop, setting.prefix), scop, setting.prefix
+        )
     report = _report(region, model, deps, schedule, decisions)
     return _Part(generated, report, warnings, _summary(options, decisions))
 
@@ -298,7 +324,7 @@ def _context(options: Options) -> isl.Context:
     return ctx
 
 
-def _library_part(region: Region, scop: Scop, options: Options, prefix: str) -> _Part | None:
+def _library_part(region: Region, scop: Scop, options: Options, setting: _Setting) -> _Part | None:
     """The region cut around its matrix products, each run by a CBLAS call when it pays
     (``polyopt.transform.library``); None when there is none or the cut is not legal."""
     if options.identity or not options.reassociate or not library_enabled(options.blas):
@@ -313,9 +339,11 @@ def _library_part(region: Region, scop: Scop, options: Options, prefix: str) -> 
     inner = replace(options, blas="none")
     parts: list[_Part] = []
     for segment in plan.segments:
-        part = _part(region, scop.restricted(segment.statements), _context(options), inner, prefix)
+        part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
         if segment.gemm is not None:
-            extents, _, helpers = print_parametric(scop, prefix, [isl_util.extended(e) for e in segment.gemm.extents])
+            extents, _, helpers = print_parametric(
+                scop, setting.prefix, [isl_util.extended(e) for e in segment.gemm.extents]
+            )
             block = gemm_block(segment.gemm, extents, part.generated.code, options.blas_threshold)
             used = part.generated.helpers | helpers | {BLAS_HELPER}
             part = replace(part, generated=Generated((block,), frozenset(used)))
@@ -344,6 +372,7 @@ def _merged_reports(reports: list[RegionReport]) -> RegionReport:
             "reductions",
             "expansions",
             "contractions",
+            "fusion_candidates",
         )
     }
     fusion = " | ".join(report.fusion for report in reports)

@@ -46,6 +46,7 @@ class RegionReport:
     expansions: tuple[str, ...] = ()
     contractions: tuple[str, ...] = ()
     library: tuple[str, ...] = ()
+    fusion_candidates: tuple[str, ...] = ()
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:
@@ -69,6 +70,8 @@ def format_report(report: RegionReport) -> str:
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
     lines.extend(_section("expanded scalars", report.expansions))
     lines.extend(_section("reductions (may be reordered)", report.reductions))
+    if report.fusion_candidates:
+        lines.extend(_section("fusion candidates (cost model)", report.fusion_candidates))
     lines.append(f"  fusion: {report.fusion}")
     lines.extend(_section("schedule", report.schedule))
     lines.extend(_section("tiled bands", report.tiles))

@@ -3,7 +3,8 @@
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
-``moved_outermost``, ``parallel_outermost``, ``invariant_along``, ``band_statements``.
+``moved_outermost``, ``parallel_outermost``, ``outermost_bands``, ``has_outer_parallel``,
+``invariant_along``, ``band_statements``.
 """
 
 from __future__ import annotations
@@ -146,6 +147,27 @@ def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.Uni
     holds the earlier members fixed, and moving the member outward frees them.
     """
     return not carries(moved_outermost(band, member), 0, dependences)
+
+
+def outermost_bands(schedule: isl.Schedule) -> list[isl.ScheduleNode]:
+    """The first band on every path from the root."""
+    found: list[isl.ScheduleNode] = []
+
+    def walk(node: isl.ScheduleNode) -> None:
+        if node.get_type() == _NODE.band:
+            found.append(node)
+            return
+        for position in range(node.n_children()):
+            walk(node.child(position))
+
+    walk(schedule.get_root())
+    return found
+
+
+def has_outer_parallel(band: isl.ScheduleNode, dependences: isl.UnionMap) -> bool:
+    """Whether some member of ``band`` can run as its outermost loop without carrying a dependence."""
+    candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
+    return any(parallel_outermost(band, m, dependences) for m in candidates)
 
 
 def parent_mark(node: isl.ScheduleNode) -> LoopMark | None:

@@ -1,9 +1,14 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``plan_fusion``, ``schedule_region``.
+``plan_fusion``, ``model_costing``, ``group_schedule``, ``schedule_region``.
 
-Nests are fused or distributed as units.  ``none`` keeps every nest apart,
+Nests are fused or distributed as units.  ``model`` (the default) weighs every
+group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
+schedule it would get (``polyopt.analysis.fusion_cost``: instances and
+streamed bytes, divided by the cores when the group keeps a parallel loop)
+and picks the cheapest partition by dynamic programming (seed 000 Ch. 3).
+``none`` keeps every nest apart,
 ``max`` hands the whole region to the scheduler, and ``smart`` grows groups
 greedily: a nest joins the current group when it shares an array with it,
 the scheduler really fuses them (one outer band over all statements), and the
@@ -22,14 +27,18 @@ one row step inside.  It is chosen when it streams fewer matrices
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
+from polyopt.analysis.fusion_cost import GroupCost, group_cost
 from polyopt.frontend.scop import Loop, Node, Scop, Var
+from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, band_statements, node_at, parallel_outermost
+from polyopt.schedule_tree import band_nodes, band_statements, has_outer_parallel, node_at, outermost_bands
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import (
     SchedulerOptions,
@@ -38,7 +47,10 @@ from polyopt.transform.scheduling import (
     sequence_groups,
 )
 
-FUSION_POLICIES = ("smart", "max", "none")
+FUSION_POLICIES = ("model", "smart", "max", "none")
+MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
+TIE = 1e-6  # relative cost difference below which two partitions are equal
+GroupCoster = Callable[["FusionGroup"], GroupCost]
 MAX_WAVEFRONT_DEPTH = 3
 
 
@@ -52,12 +64,18 @@ class FusionGroup:
 
 @dataclass(frozen=True)
 class FusionPlan:
+    """The groups, and for the model policy the cost of every group it weighed."""
+
     policy: str
     groups: tuple[FusionGroup, ...]
+    candidates: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        parts = ["{" + ", ".join(f"nest {n + 1}" for n in group.nests) + "}" for group in self.groups]
-        return f"{self.policy}: " + " ; ".join(parts)
+        return f"{self.policy}: " + " ; ".join(_nest_list(group.nests) for group in self.groups)
+
+
+def _nest_list(nests: tuple[int, ...]) -> str:
+    return "{" + ", ".join(f"nest {n + 1}" for n in nests) + "}"
 
 
 def _statements(node: Node) -> frozenset[str]:
@@ -75,44 +93,35 @@ def _arrays(model: PolyModel, statements: frozenset[str]) -> set[str]:
     return {ref.array for ref in model.references if ref.statement in statements}
 
 
-def _top_bands(schedule: isl.Schedule) -> list[isl.ScheduleNode]:
-    """The first band on every path from the root."""
-    found: list[isl.ScheduleNode] = []
-
-    def walk(node: isl.ScheduleNode) -> None:
-        if node.get_type() == isl.schedule_node_type.band:
-            found.append(node)
-            return
-        for position in range(node.n_children()):
-            walk(node.child(position))
-
-    walk(schedule.get_root())
-    return found
-
-
 def _fully_fused(schedule: isl.Schedule) -> bool:
-    bands = _top_bands(schedule)
+    bands = outermost_bands(schedule)
     return len(bands) == 1
 
 
 def _outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
     """Whether every outermost band has a member that carries no dependence."""
-    for band in _top_bands(schedule):
-        candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
-        if not any(parallel_outermost(band, m, dependences) for m in candidates):
-            return False
-    return True
+    return all(has_outer_parallel(band, dependences) for band in outermost_bands(schedule))
 
 
 def _group(nests: list[frozenset[str]], indices: list[int]) -> FusionGroup:
     return FusionGroup(tuple(indices), frozenset().union(*(nests[i] for i in indices)))
 
 
-def plan_fusion(model: PolyModel, dependences: isl.UnionMap, policy: str, options: SchedulerOptions) -> FusionPlan:
-    """Group the region's nests under ``policy``."""
+def plan_fusion(
+    model: PolyModel,
+    dependences: isl.UnionMap,
+    policy: str,
+    options: SchedulerOptions,
+    costing: GroupCoster | None = None,
+) -> FusionPlan:
+    """Group the region's nests under ``policy``; ``model`` needs ``costing`` (``model_costing``)."""
     if policy not in FUSION_POLICIES:
         raise ValueError(f"unknown fusion policy {policy!r}")
     nests = top_level_nests(model.scop)
+    if policy == "model":
+        if costing is None:
+            raise ValueError("the model fusion policy needs a cost function")
+        return _cheapest(nests, costing)
     if policy == "none":
         return FusionPlan(policy, tuple(_group(nests, [i]) for i in range(len(nests))))
     if policy == "max":
@@ -124,6 +133,42 @@ def plan_fusion(model: PolyModel, dependences: isl.UnionMap, policy: str, option
         else:
             groups.append([index])
     return FusionPlan(policy, tuple(_group(nests, g) for g in groups))
+
+
+def _cheapest(nests: list[frozenset[str]], costing: GroupCoster) -> FusionPlan:
+    """The partition of the nests into consecutive groups of least total cost (seed 000 Ch. 3:
+    dynamic programming over the last group of each prefix).  Fusion must win by more than
+    ``TIE``: a group that isl distributes anyway costs what its parts do, and smaller
+    scheduling problems are kept."""
+    count = len(nests)
+    best: list[float] = [0.0] + [math.inf] * count
+    start_of = [0] * (count + 1)
+    weighed: list[str] = []
+    for end in range(1, count + 1):
+        for start in reversed(range(max(0, end - MAX_GROUP_NESTS), end)):
+            group = _group(nests, list(range(start, end)))
+            cost = costing(group)
+            weighed.append(f"{_nest_list(group.nests)}: {cost.describe()}")
+            if best[start] + cost.cycles < best[end] * (1 - TIE):
+                best[end], start_of[end] = best[start] + cost.cycles, start
+    groups: list[FusionGroup] = []
+    end = count
+    while end > 0:
+        groups.insert(0, _group(nests, list(range(start_of[end], end))))
+        end = start_of[end]
+    return FusionPlan("model", tuple(groups), tuple(weighed))
+
+
+def model_costing(
+    model: PolyModel, deps: Dependences, options: SchedulerOptions, machine: Machine, parameters: Mapping[str, int]
+) -> GroupCoster:
+    """The cost of a group as it would be scheduled (``group_schedule``), by ``group_cost``."""
+
+    def cost(group: FusionGroup) -> GroupCost:
+        schedule, _ = group_schedule(model, group, deps, options)
+        return group_cost(model, schedule, deps.full, machine, parameters)
+
+    return cost
 
 
 def _worth_fusing(
@@ -156,7 +201,7 @@ def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: froz
 
 
 def _band_depth(schedule: isl.Schedule) -> int:
-    return max((band.band_n_member() for band in _top_bands(schedule)), default=0)
+    return max((band.band_n_member() for band in outermost_bands(schedule)), default=0)
 
 
 def _stepwise_schedule(
@@ -294,7 +339,7 @@ def _streams_apart(model: PolyModel, group: FusionGroup, dependences: isl.UnionM
 def _streams(model: PolyModel, schedule: isl.Schedule) -> int:
     """How many times matrices are streamed: per outermost band, the matrices its statements touch."""
     total = 0
-    for band in _top_bands(schedule):
+    for band in outermost_bands(schedule):
         total += len(_matrices(model, frozenset(band_statements(band))))
     return total
 
@@ -328,7 +373,7 @@ def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedu
     return node.get_schedule()
 
 
-def _group_schedule(
+def group_schedule(
     model: PolyModel, group: FusionGroup, deps: Dependences, options: SchedulerOptions
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
@@ -363,7 +408,7 @@ def schedule_region(
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule, note = _group_schedule(model, group, deps, options)
+        schedule, note = group_schedule(model, group, deps, options)
         schedules.append(schedule)
         if note:
             notes.append(note)

@@ -1,0 +1,119 @@
+"""The cost of a fusion group's schedule: seed 000 Ch. 3 (DP fusion with a cost function),
+seed 001 Alg. 1-2 (working sets against cache capacity), seed 002 (fusion and parallelism
+chosen together).
+
+Public: ``OP_CYCLES``, ``BYTE_CYCLES``, ``BandCost``, ``GroupCost``, ``group_cost``.
+
+A group's schedule runs as a sequence of outermost bands (isl may distribute
+a group).  Each band executes its statement instances and streams every
+array its statements touch once (the first touch misses in every cache, and a
+second band that reads the same array again pays again); a band with a parallel outermost loop (or, being
+permutable, a member that can be moved out as one) spreads both over the
+cores.  Its cost in cycles is
+
+    (instances · OP_CYCLES + streamed bytes · BYTE_CYCLES) / cores used,
+
+and a group costs the sum over its bands.  Fusing nests that share an array
+saves streaming it again, and costs nothing unless the fused band loses its
+parallel loop: exactly the trade BTO (seed 002) searches.  Sizes are box
+extents at the parameter values (``polyopt.frontend.params``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt import isl_util
+from polyopt.analysis.footprint import ELEMENT_BYTES
+from polyopt.machine import Machine
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import band_statements, has_outer_parallel, outermost_bands
+
+OP_CYCLES = 1.0  # one statement instance: a few arithmetic operations, partly vectorized
+BYTE_CYCLES = 0.5  # one byte from memory: about 4 cycles per double on a memory-bound loop
+
+
+@dataclass(frozen=True)
+class BandCost:
+    """One outermost band: its statements, their instances, the bytes it streams, and whether
+    it runs in parallel."""
+
+    statements: tuple[str, ...]
+    instances: int
+    streamed: int
+    parallel: bool
+
+    def cycles(self, cores: int) -> float:
+        return (self.instances * OP_CYCLES + self.streamed * BYTE_CYCLES) / (cores if self.parallel else 1)
+
+
+@dataclass(frozen=True)
+class GroupCost:
+    """The bands of one group's schedule and its cost on ``cores`` cores."""
+
+    bands: tuple[BandCost, ...]
+    cores: int
+
+    @property
+    def cycles(self) -> float:
+        return sum(band.cycles(self.cores) for band in self.bands)
+
+    def describe(self) -> str:
+        parallel = sum(band.parallel for band in self.bands)
+        streamed = sum(band.streamed for band in self.bands) / 2**20
+        instances = sum(band.instances for band in self.bands)
+        return (
+            f"{self.cycles:.3g} cycles: {len(self.bands)} outer band(s), {parallel} parallel, "
+            f"{instances:.3g} instances, {streamed:.3g} MiB streamed"
+        )
+
+
+def group_cost(
+    model: PolyModel,
+    schedule: isl.Schedule,
+    dependences: isl.UnionMap,
+    machine: Machine,
+    parameters: Mapping[str, int],
+) -> GroupCost:
+    """The cost of running one group's ``schedule`` (module docstring)."""
+    bands = [_band_cost(model, band, dependences, parameters) for band in outermost_bands(schedule)]
+    loose = set(model.domains) & _statements_of(schedule) - {s for band in bands for s in band.statements}
+    if loose:  # statements outside any loop run once each
+        bands.append(BandCost(tuple(sorted(loose)), len(loose), 0, False))
+    return GroupCost(tuple(bands), machine.cores)
+
+
+def _statements_of(schedule: isl.Schedule) -> set[str]:
+    return {domain.get_tuple_name() for domain in isl_util.sets_of(schedule.get_domain())}
+
+
+def _band_cost(
+    model: PolyModel, band: isl.ScheduleNode, dependences: isl.UnionMap, parameters: Mapping[str, int]
+) -> BandCost:
+    statements = tuple(sorted(band_statements(band)))
+    instances = sum(_box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in statements)
+    streamed = _data_bytes(model, frozenset(statements), parameters)
+    return BandCost(statements, instances, streamed, has_outer_parallel(band, dependences))
+
+
+def _data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
+    """Bytes of the boxes of array elements ``statements`` touch."""
+    touched: dict[str, isl.Set] = {}
+    for ref in model.references:
+        if ref.statement in statements and ref.relation.dim(isl.dim_type.out) > 0:
+            elements = ref.relation.range()
+            touched[ref.array] = touched[ref.array].union(elements) if ref.array in touched else elements
+    return ELEMENT_BYTES * sum(_box_size(isl_util.at_parameters(e, parameters)) for e in touched.values())
+
+
+def _box_size(values: isl.Set) -> int:
+    """The number of points in the bounding box of ``values`` (1 per unknown dimension)."""
+    if values.is_empty():
+        return 0
+    values = values.remove_divs()
+    extents = [isl_util.constant(isl_util.extent(values, d)) for d in range(values.dim(isl.dim_type.set))]
+    return math.prod(max(1, extent or 1) for extent in extents)
