@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from polyopt.options import Options
+from polyopt.transform.tiling import FALLBACK_SIZE
 
 T = TypeVar("T")
 
@@ -48,10 +49,11 @@ def attempts(options: Options) -> tuple[Attempt, ...]:
     found = [Attempt(options, "")]
     if options.identity:
         return tuple(found)
-    simple = replace(options, fusion="none", tiling=replace(options.tiling, sizes=(), second_level=False))
+    fixed = replace(options.tiling, sizes=(), default_size=FALLBACK_SIZE, second_level=False)
+    simple = replace(options, fusion="none", tiling=fixed)
     if simple != options:
         found.append(Attempt(simple, "optimized without fusion search, with fixed tiles"))
-    original = Options(identity=True, scheduler=options.scheduler, timeout=options.timeout)
+    original = Options(identity=True, scheduler=options.scheduler, timeout=options.timeout, machine=options.machine)
     found.append(Attempt(original, "kept in its original order"))
     return tuple(found)
 

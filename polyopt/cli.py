@@ -22,7 +22,7 @@ from polyopt.machine import SETTINGS, Machine, detect, load_target, parse_size, 
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
-from polyopt.transform.fusion import FUSION_POLICIES
+from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.tiling import TilingOptions
 
 
@@ -120,7 +120,12 @@ def _options(flags: dict[str, Any]) -> Options:
             assume_dead=dead,
             blas=flags["blas"],
             blas_threshold=flags["blas_threshold"],
-            tiling=TilingOptions(enabled=not flags["notile"], sizes=sizes, second_level=flags["l2tile"]),
+            tiling=TilingOptions(
+                enabled=not flags["notile"],
+                sizes=sizes,
+                default_size=flags["fixed_tile_size"],
+                second_level=flags["l2tile"],
+            ),
             timeout=flags["timeout"],
             machine=_machine(flags),
             params=tuple(flags["param"]),
@@ -182,7 +187,13 @@ def _options(flags: dict[str, Any]) -> Options:
     "--tile-sizes",
     metavar="SIZES",
     help="Tile sizes: '32,32,256', or a file with one size per line; used member by member "
-    "across the tiled bands in order, then the default.",
+    "across the tiled bands in order, then the tile-size model.",
+)
+@click.option(
+    "--fixed-tile-size",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Tile every member by N instead of the tile-size model's sizes (--tile-sizes still come first).",
 )
 @click.option(
     "--l2tile",
@@ -192,9 +203,10 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option(
     "--fuse",
     type=click.Choice(FUSION_POLICIES),
-    default="smart",
+    default=DEFAULT_FUSION,
     show_default=True,
-    help="Fusion of top-level loop nests: smart (fuse when it keeps parallelism and shares data), "
+    help="Fusion of top-level loop nests: model (the cheapest grouping by a cost model of memory traffic "
+    "and parallel work), smart (fuse when it keeps parallelism and shares data), "
     "max (let the scheduler fuse all it can) or none.",
 )
 @click.option(

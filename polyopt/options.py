@@ -14,7 +14,7 @@ from pathlib import Path
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.machine import Machine, detect
-from polyopt.transform.fusion import FUSION_POLICIES
+from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
 
@@ -46,7 +46,7 @@ class Options:
     """
 
     identity: bool = False
-    fusion: str = "smart"
+    fusion: str = DEFAULT_FUSION
     parallel: bool = True
     reassociate: bool = True
     expand: bool = True
@@ -74,8 +74,8 @@ class Options:
         _validate_machine(self.machine)
         _validate_params(self.params)
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
-        transforming = transforming or self.blas == "cblas"
-        if self.identity and (transforming or self.tiling.sizes or self.fusion != "smart"):
+        transforming = transforming or self.blas == "cblas" or self.tiling.default_size is not None
+        if self.identity and (transforming or self.tiling.sizes or self.fusion != DEFAULT_FUSION):
             raise PolyoptError(
                 "'--identity' already disables every transformation; do not combine it with transformation options"
             )

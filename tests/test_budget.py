@@ -19,7 +19,7 @@ from polyopt import pipeline
 from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.transform.tiling import TilingOptions
+from polyopt.transform.tiling import FALLBACK_SIZE, TilingOptions
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
 
 
@@ -59,13 +59,14 @@ def test_attempts_simplify_step_by_step() -> None:
 
     assert first.options == requested and first.fallback == ""
     assert simple.options.fusion == "none"
-    assert simple.options.tiling == TilingOptions()
+    assert simple.options.tiling == TilingOptions(default_size=FALLBACK_SIZE)  # no tile-size model
     assert original.options.identity and original.options.timeout == 2.0
     assert "fusion" in simple.fallback and "original order" in original.fallback
 
 
 def test_attempts_skip_what_is_already_simple() -> None:
-    assert len(attempts(Options(fusion="none", tiling=TilingOptions(enabled=False)))) == 2
+    simple = TilingOptions(enabled=False, default_size=FALLBACK_SIZE)
+    assert len(attempts(Options(fusion="none", tiling=simple))) == 2
     assert len(attempts(Options(identity=True))) == 1
 
 
@@ -93,7 +94,7 @@ def _slow_when(monkeypatch: pytest.MonkeyPatch, name: str, condition: object = N
 
 
 def test_a_slow_fusion_search_falls_back_to_no_fusion_and_fixed_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    _slow_when(monkeypatch, "plan_fusion", lambda model, deps, policy, options: policy != "none")
+    _slow_when(monkeypatch, "plan_fusion", lambda model, deps, policy, *_: policy != "none")
 
     outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0))
 

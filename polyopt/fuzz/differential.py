@@ -46,6 +46,8 @@ OPTION_SETS: tuple[tuple[str, ...], ...] = (
     ("--notile",),
     ("--fuse=max",),
     ("--fuse=none",),
+    ("--fuse=smart",),
+    ("--fixed-tile-size=4",),
     ("--noparallel",),
     ("--l2tile",),
     ("--tile-sizes=3,5,7",),

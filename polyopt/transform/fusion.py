@@ -48,6 +48,7 @@ from polyopt.transform.scheduling import (
 )
 
 FUSION_POLICIES = ("model", "smart", "max", "none")
+DEFAULT_FUSION = "model"
 MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]

@@ -35,6 +35,8 @@ OPTION_SETS: list[list[str]] = [
     ["--identity"],
     ["--fuse=max"],
     ["--fuse=none"],
+    ["--fuse=smart"],
+    ["--fixed-tile-size=32"],
     ["--notile"],
     ["--noparallel"],
     ["--l2tile"],
