@@ -86,6 +86,23 @@ class FileOutcome:
         return tuple(w for region in self.regions for w in region.warnings)
 
 
+@dataclass(frozen=True)
+class _Setting:
+    """What a region's passes need beyond its options: the prefix of generated iterator names
+    and the parameter values the cost models assume (``polyopt.frontend.params``)."""
+
+    prefix: str
+    parameters: Mapping[str, ParameterValue]
+
+    def values(self) -> dict[str, int]:
+        return {name: parameter.value for name, parameter in self.parameters.items()}
+
+    def describe(self, name: str) -> str:
+        """``name``, with the value the cost models assume for it and where that came from."""
+        parameter = self.parameters.get(name)
+        return f"{name} = {parameter.value} ({parameter.origin})" if parameter else name
+
+
 def _iterator_prefix(text: str) -> str:
     """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
     occurs in the file."""
@@ -159,7 +176,12 @@ def _sections(model: PolyModel, schedule: isl.Schedule) -> dict[str, tuple[isl.P
 
 
 def _report(
-    region: Region, model: PolyModel, deps: Dependences, schedule: isl.Schedule, decisions: Decisions
+    region: Region,
+    model: PolyModel,
+    deps: Dependences,
+    schedule: isl.Schedule,
+    decisions: Decisions,
+    setting: _Setting,
 ) -> RegionReport:
     scop = model.scop
     statements = tuple(
@@ -170,7 +192,7 @@ def _report(
     return RegionReport(
         index=region.index,
         location=scop.location,
-        parameters=scop.parameters,
+        parameters=tuple(setting.describe(name) for name in scop.parameters),
         statements=statements,
         dependences=dependences,
         fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
@@ -252,18 +274,6 @@ def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[Po
 
 
 @dataclass(frozen=True)
-class _Setting:
-    """What a region's passes need beyond its options: the prefix of generated iterator names
-    and the parameter values the cost models assume (``polyopt.frontend.params``)."""
-
-    prefix: str
-    parameters: Mapping[str, ParameterValue]
-
-    def values(self) -> dict[str, int]:
-        return {name: parameter.value for name, parameter in self.parameters.items()}
-
-
-@dataclass(frozen=True)
 class _Part:
     """The code, report, warnings and one-line summary of a region or of one segment of it."""
 
@@ -313,7 +323,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         generated = with_expansions(
             expansions, generated, generate(original.schedule, scop, setting.prefix), scop, setting.prefix
         )
-    report = _report(region, model, deps, schedule, decisions)
+    report = _report(region, model, deps, schedule, decisions, setting)
     return _Part(generated, report, warnings, _summary(options, decisions))
 
 

@@ -170,3 +170,35 @@ def test_internal_error_in_a_pass_leaves_the_region_unchanged_with_a_warning(mon
     (warning,) = outcome.warnings
     assert warning.startswith("k.c:4:1: warning: region not optimized: internal error (Error: ")
     assert "simulated failure inside a pass" in warning
+
+
+# -- the cost models' inputs and decisions in the report -------------------------------
+
+TWO_NESTS = (
+    "for (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n    a[i][j] = b[i][j] * 2;\n"
+    "for (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n    b[i][j] = a[i][j] + b[i][j];\n"
+)
+
+
+def test_the_report_names_parameter_values_tile_reasons_and_fusion_costs() -> None:
+    text = "#define N 90\n" + _file(TWO_NESTS)
+
+    (region,) = optimize_text(text, "k.c", Options()).regions
+
+    assert region.report is not None
+    assert region.report.parameters == ("N = 90 (#define in file)",)
+    assert region.report.fusion.startswith("model: ")
+    assert any(line.startswith("{nest 1, nest 2}: ") for line in region.report.fusion_candidates)
+    assert all(tile.split("(", 1)[1].startswith("model: reuse") for tile in region.report.tiles)
+
+
+def test_a_param_hint_changes_the_tile_sizes() -> None:
+    text = _file(ROWS.replace("n", "N"))
+
+    def sizes(hint: int) -> str:
+        (region,) = optimize_text(text, "k.c", Options(params=(("N", hint),))).regions
+        assert region.report is not None
+        return region.report.tiles[0].split(" (")[0]
+
+    assert sizes(6) != sizes(2000)
+    assert sizes(6) == "band at [0]: sizes [6, 5]"  # the loops (j, i) at N = 6: no tile exceeds its loop
