@@ -17,7 +17,7 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
+from polyopt.emit.blas import BLAS2_THRESHOLD, BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.machine import SETTINGS, Machine, detect, load_target, parse_size, with_overrides
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
@@ -120,6 +120,7 @@ def _options(flags: dict[str, Any]) -> Options:
             assume_dead=dead,
             blas=flags["blas"],
             blas_threshold=flags["blas_threshold"],
+            blas2_threshold=flags["blas2_threshold"],
             tiling=TilingOptions(
                 enabled=not flags["notile"],
                 sizes=sizes,
@@ -171,8 +172,8 @@ def _options(flags: dict[str, Any]) -> Options:
     type=click.Choice(BLAS_CHOICES),
     default="auto",
     show_default=True,
-    help="Matrix products (C += alpha*A*B) as CBLAS calls when M*N*K reaches the threshold: "
-    "auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
+    help="BLAS idioms (GEMM, SYRK, SYR2K, TRMM, GEMV, GER) as CBLAS calls when their work reaches "
+    "the thresholds: auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
 )
 @click.option(
     "--blas-threshold",
@@ -180,7 +181,15 @@ def _options(flags: dict[str, Any]) -> Options:
     default=BLAS_THRESHOLD,
     show_default=True,
     metavar="N",
-    help="Smallest M*N*K for which a product is computed by CBLAS (checked at run time).",
+    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time).",
+)
+@click.option(
+    "--blas2-threshold",
+    type=click.IntRange(min=0),
+    default=BLAS2_THRESHOLD,
+    show_default=True,
+    metavar="N",
+    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time).",
 )
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(

@@ -1,8 +1,8 @@
 """The one place where isl dimensions are handled by position.
 
 Everything else in polyopt names dimensions; these helpers translate.
-Public: ``statement_space``, ``var``, ``const``, ``extent``, ``constant``, ``at_parameters``, ``total``,
-``extended``, ``equate_prefix``,
+Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``constant``, ``at_parameters``,
+``total``, ``extended``, ``equate_prefix``,
 ``maps_of``, ``sets_of``, ``union_of``.
 """
 
@@ -47,6 +47,35 @@ def extent(values: isl.Set, position: int) -> isl.PwAff:
     plus one), as a function of the parameters, where ``values`` is not empty."""
     high = values.dim_max(position)
     return high.sub(values.dim_min(position)).add(const(high.get_domain_space(), 1))
+
+
+def size(values: isl.Set, name: str) -> isl.PwAff:
+    """One more than the largest value of iterator ``name`` in ``values`` (the size of a range that starts
+    at 0), as a function of the parameters, where ``values`` is not empty."""
+    high = values.dim_max(values.find_dim_by_name(isl.dim_type.set, name))
+    return high.add(const(high.get_domain_space(), 1))
+
+
+def shaped(like: isl.Set, constraints: str, names: Mapping[str, str], sizes: Mapping[str, isl.PwAff]) -> isl.Set:
+    """The points of ``like``'s space that satisfy ``constraints``, isl text with ``{key}`` fields: the keys of
+    ``names`` stand for those iterators, and the keys of ``sizes`` for those values (functions of the parameters)."""
+    space = like.get_space()
+    params = [space.get_dim_name(isl.dim_type.param, p) for p in range(space.dim(isl.dim_type.param))]
+    iterators = [space.get_dim_name(isl.dim_type.set, d) for d in range(space.dim(isl.dim_type.set))]
+    fresh: dict[str, str] = {}
+    for key in sizes:
+        fresh[key] = f"size_{key}"
+        while fresh[key] in params or fresh[key] in iterators:
+            fresh[key] += "_"
+    text = constraints.format(**names, **fresh)
+    tuple_name = like.get_tuple_name() if like.has_tuple_name() else ""
+    header = f"[{', '.join(params + list(fresh.values()))}] -> {{ {tuple_name}[{', '.join(iterators)}]"
+    values = isl.Set.read_from_str(like.get_ctx(), f"{header} : {text} }}")
+    for key, value in sizes.items():
+        parameter = var(values.get_space().params(), fresh[key])
+        values = values.intersect_params(value.align_params(values.get_space().params()).eq_set(parameter))
+        values = values.project_out(isl.dim_type.param, values.find_dim_by_name(isl.dim_type.param, fresh[key]), 1)
+    return values
 
 
 def constant(value: isl.PwAff) -> int | None:

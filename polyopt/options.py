@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.diagnostics import PolyoptError
-from polyopt.emit.blas import BLAS_CHOICES, BLAS_THRESHOLD
+from polyopt.emit.blas import BLAS2_THRESHOLD, BLAS_CHOICES, BLAS_THRESHOLD
 from polyopt.machine import Machine, detect
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
@@ -31,8 +31,9 @@ class Options:
     ``expand``: expand scalars that serialize loops (``--no-expand`` clears it);
     ``assume_dead``: arrays not used after any region (``--assume-dead``), which
     may be contracted;
-    ``blas``: ``--blas=auto|cblas|none`` (library calls for matrix products), called
-    when M·N·K reaches ``blas_threshold``;
+    ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the
+    work reaches ``blas_threshold`` (matrix-matrix routines: M·N·K) or ``blas2_threshold``
+    (matrix-vector routines: M·N);
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
@@ -53,6 +54,7 @@ class Options:
     assume_dead: frozenset[str] = frozenset()
     blas: str = "auto"
     blas_threshold: int = BLAS_THRESHOLD
+    blas2_threshold: int = BLAS2_THRESHOLD
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
@@ -65,8 +67,8 @@ class Options:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
         if self.blas not in BLAS_CHOICES:
             raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
-        if self.blas_threshold < 0:
-            raise PolyoptError("--blas-threshold must be a non-negative integer")
+        if self.blas_threshold < 0 or self.blas2_threshold < 0:
+            raise PolyoptError("--blas-threshold and --blas2-threshold must be non-negative integers")
         if not (0 < self.timeout < math.inf):
             raise PolyoptError(f"the timeout must be a positive number of seconds, not {self.timeout:g}")
         if any(size < 1 for size in self.tiling.sizes):

@@ -16,11 +16,11 @@ from polyopt import isl_util
 from polyopt.analysis.contraction import Contraction, plan_contractions
 from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
 from polyopt.analysis.expansion import Expansion, plan_expansions
-from polyopt.analysis.idioms import find_gemms
+from polyopt.analysis.idioms import Idiom, find_idioms
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
-from polyopt.emit.blas import BLAS_HELPER, LINK_NOTE, gemm_block, library_enabled
+from polyopt.emit.blas import BLAS_HELPER, LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
@@ -335,35 +335,41 @@ def _context(options: Options) -> isl.Context:
 
 
 def _library_part(region: Region, scop: Scop, options: Options, setting: _Setting) -> _Part | None:
-    """The region cut around its matrix products, each run by a CBLAS call when it pays
+    """The region cut around its BLAS idioms, each run by CBLAS calls when they pay
     (``polyopt.transform.library``); None when there is none or the cut is not legal."""
     if options.identity or not options.reassociate or not library_enabled(options.blas):
         return None
     model = build_model(scop, _context(options))
-    gemms = find_gemms(model)
-    if not gemms:
+    idioms = find_idioms(model)
+    if not idioms:
         return None
-    plan = plan_library(model, relax(model, compute_dependences(model), find_reductions(model)), gemms)
+    plan = plan_library(model, relax(model, compute_dependences(model), find_reductions(model)), idioms)
     if plan is None:
         return None
     inner = replace(options, blas="none")
     parts: list[_Part] = []
+    calls: list[str] = []
     for segment in plan.segments:
         part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
-        if segment.gemm is not None:
-            extents, _, helpers = print_parametric(
-                scop, setting.prefix, [isl_util.extended(e) for e in segment.gemm.extents]
-            )
-            block = gemm_block(segment.gemm, extents, part.generated.code, options.blas_threshold)
-            used = part.generated.helpers | helpers | {BLAS_HELPER}
-            part = replace(part, generated=Generated((block,), frozenset(used)))
+        if segment.idiom is not None:
+            part, described = _library_segment(segment.idiom, part, scop, options, setting)
+            calls.append(described)
         parts.append(part)
     code = tuple(node for part in parts for node in part.generated.code)
     helpers = frozenset().union(*(part.generated.helpers for part in parts))
-    report = replace(_merged_reports([part.report for part in parts]), library=plan.describe() + (LINK_NOTE,))
+    report = replace(_merged_reports([part.report for part in parts]), library=(*calls, LINK_NOTE))
     summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
     warnings = tuple(warning for part in parts for warning in part.warnings)
     return _Part(Generated(code, helpers), report, warnings, f"library calls ({summary})")
+
+
+def _library_segment(idiom: Idiom, part: _Part, scop: Scop, options: Options, setting: _Setting) -> tuple[_Part, str]:
+    """``part`` (one idiom's segment) run by CBLAS when it pays, and the report line of the call."""
+    threshold = options.blas_threshold if idiom.LEVEL == 3 else options.blas2_threshold
+    sizes, _, helpers = print_parametric(scop, setting.prefix, [isl_util.extended(size) for size in idiom.sizes])
+    block = library_block(idiom, sizes, part.generated.code, threshold)
+    used = part.generated.helpers | helpers | {BLAS_HELPER}
+    return replace(part, generated=Generated((block,), frozenset(used))), idiom.describe(sizes, threshold)
 
 
 def _merged_reports(reports: list[RegionReport]) -> RegionReport:

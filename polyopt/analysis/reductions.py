@@ -1,6 +1,6 @@
 """Reductions and the dependences they relax: seed 002 (BTO) per-thread copies, seed 000 Sec. 4.6.
 
-Public: ``Reduction``, ``find_reductions``, ``relax``.
+Public: ``Reduction``, ``find_reductions``, ``relax``, ``chain_operands``.
 
 A statement ``X[f] = X[f] op e`` (also ``X[f] op= e``; op ``+``, ``-`` or
 ``*``) whose ``e`` does not touch ``X`` is a reduction: its instances that
@@ -53,11 +53,11 @@ def _mentions(node: c_ast.Node, name: str) -> bool:
     return any(_mentions(child, name) for _, child in node.children())
 
 
-def _terms(node: c_ast.Node, op: str, positive: bool = True) -> list[tuple[c_ast.Node, bool]]:
+def chain_operands(node: c_ast.Node, op: str, positive: bool = True) -> list[tuple[c_ast.Node, bool]]:
     """The operands of a chain of ``op`` (``+`` chains include ``-``), with their signs."""
     if isinstance(node, c_ast.BinaryOp) and (node.op == op or (op == "+" and node.op == "-")):
         right_positive = positive if node.op == op else not positive
-        return _terms(node.left, op, positive) + _terms(node.right, op, right_positive)
+        return chain_operands(node.left, op, positive) + chain_operands(node.right, op, right_positive)
     return [(node, positive)]
 
 
@@ -71,7 +71,7 @@ def _reduction_op(body: c_ast.Node, array: str) -> str | None:
         return None
     target = _text(body.lvalue)
     for op in ("+", "*"):
-        terms = _terms(body.rvalue, op)
+        terms = chain_operands(body.rvalue, op)
         own = [(term, positive) for term, positive in terms if _text(term) == target]
         others = [term for term, _ in terms if _text(term) != target]
         if len(terms) > 1 and len(own) == 1 and own[0][1] and not any(_mentions(t, array) for t in others):

@@ -1,15 +1,22 @@
-"""CBLAS calls for recognized matrix products (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
+"""CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
 
-Public: ``BLAS_THRESHOLD``, ``BLAS_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``, ``gemm_block``,
-``library_enabled``, ``cblas_available``.
+Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``,
+``library_block``, ``library_enabled``, ``cblas_available``.
 
-The call runs only when the product is large enough to pay (M·N·K at
-least ``BLAS_THRESHOLD``, the seed's 256³, decided at run time since the
-sizes are parameters) and when the three arrays hold the same floating-point
-type (``double``: ``cblas_dgemm``, ``float``: ``cblas_sgemm``; decided by the
-compiler with ``_Generic``); otherwise the loops that polyopt generated for
-the statement run.  Leading dimensions come from the arrays' declared row
-sizes (``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work.
+A call runs only when its work is large enough to pay (the product of the
+sizes at ``Idiom.WORK``: M·N·K for GEMM, N·N·K for SYRK and SYR2K, M·M·N for
+TRMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
+``BLAS2_THRESHOLD``; decided at run time since the sizes are parameters) and
+when its arrays hold the same floating-point type (``double``: ``cblas_d...``,
+``float``: ``cblas_s...``; decided by the compiler with ``_Generic``);
+otherwise the loops that polyopt generated for the statement run.  Leading
+dimensions come from the arrays' declared row sizes
+(``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
+every call starts at the arrays' first element (the idioms' ranges start at 0).
+
+Level-2 calls (GEMV, GER) do not pay at PolyBench's LARGE sizes on the
+machine this project is measured on (see ``BLAS2_THRESHOLD``): atax, bicg,
+mvt, gesummv and gemver keep their loops there.
 """
 
 from __future__ import annotations
@@ -17,10 +24,21 @@ from __future__ import annotations
 import functools
 import subprocess
 
-from polyopt.analysis.idioms import Gemm
+from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Syr2k, Syrk, Trmm
 from polyopt.emit.cast import CIf, CNode, CStmt
 
 BLAS_THRESHOLD = 256**3
+# Matrix-vector work (M·N) from which GEMV and GER are called: 4096², where polyopt's own loops
+# start running in parallel.  Measured on the 2-core project VM (gcc 12 -O3 -march=native -fopenmp,
+# OpenBLAS 0.3.21 pthreads, 2 threads), one call per process as in a PolyBench run, median of 5
+# processes, against the loops polyopt emits (sequential, `omp simd reduction` or stride-1 inner j):
+# y += A*x, N x N:   N=1000: loops 0.22 ms, dgemv 0.39 ms; N=2000: 1.39 / 1.62 ms;
+#                    N=3000: 4.0 / 3.8 ms; N=4000: 8.7 / 6.2 ms; N=6000: 19.8 / 15.2 ms
+# y += A^T*x:        N=1000: 0.40 / 0.40 ms; N=2000: 1.95 / 2.13 ms; N=4000: 5.9 / 6.8 ms
+# A += x*y^T (dger): N=1000: 0.24 / 0.41 ms; N=2000: 1.82 / 1.90 ms; N=4000: 8.4 / 8.5 ms
+# (the machine was shared during the runs: differences under 10% are noise).  A first call pays
+# for waking OpenBLAS's threads; the calls win only from about 3000² up, and only in one orientation.
+BLAS2_THRESHOLD = 4096**2
 BLAS_HELPER = "polyopt_blas_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
@@ -47,41 +65,69 @@ def library_enabled(choice: str) -> bool:
     return choice == "cblas" or (choice == "auto" and cblas_available())
 
 
-def _leading(array: str) -> str:
-    return f"(int)(sizeof({array}[0]) / sizeof({array}[0][0]))"
+def _matrix(array: str) -> list[str]:
+    """A matrix argument: its first element and its leading dimension."""
+    return [f"(void *)&{array}[0][0]", f"(int)(sizeof({array}[0]) / sizeof({array}[0][0]))"]
 
 
-def _kind(array: str) -> str:
-    return f"{BLAS_HELPER}({array}[0][0])"
+def _vector(array: str) -> list[str]:
+    """A vector argument: its first element and its increment."""
+    return [f"(void *)&{array}[0]", "1"]
 
 
-def _call(gemm: Gemm, routine: str, extents: list[str]) -> CStmt:
-    m, n, k = extents
-    trans = ["CblasTrans" if flag else "CblasNoTrans" for flag in (gemm.trans_a, gemm.trans_b)]
-    arguments = [
-        "CblasRowMajor",
-        *trans,
-        m,
-        n,
-        k,
-        gemm.alpha,
-        f"(const void *)&{gemm.a}[0][0]",
-        _leading(gemm.a),
-        f"(const void *)&{gemm.b}[0][0]",
-        _leading(gemm.b),
-        "1.0",
-        f"(void *)&{gemm.c}[0][0]",
-        _leading(gemm.c),
-    ]
-    return CStmt(f"{routine}({', '.join(arguments)});")
+def _flag(value: bool, yes: str, no: str) -> str:
+    return yes if value else no
 
 
-def gemm_block(gemm: Gemm, extents: list[str], loops: tuple[CNode, ...], threshold: int = BLAS_THRESHOLD) -> CIf:
-    """The CBLAS call for ``gemm`` (extents M, N, K printed as C), or ``loops`` when it does not pay
-    (M·N·K below ``threshold``)."""
-    m, n, k = extents
-    same_type = f"{_kind(gemm.c)} != 0 && {_kind(gemm.a)} == {_kind(gemm.c)} && {_kind(gemm.b)} == {_kind(gemm.c)}"
-    positive = f"{m} > 0 && {n} > 0 && {k} > 0"
-    large = f"{positive} && (long)({m}) * ({n}) * ({k}) >= {threshold}L"
-    calls = (_call(gemm, "cblas_dgemm", extents),), (_call(gemm, "cblas_sgemm", extents),)
-    return CIf(f"{same_type} && {large}", (CIf(f"{_kind(gemm.c)} == 2", *calls),), loops)
+def _trans(value: bool) -> str:
+    return _flag(value, "CblasTrans", "CblasNoTrans")
+
+
+def _uplo(lower: bool) -> str:
+    return _flag(lower, "CblasLower", "CblasUpper")
+
+
+def _calls(idiom: Idiom, sizes: list[str]) -> list[tuple[str, list[str]]]:
+    """The CBLAS calls (routine without its type letter, arguments after ``CblasRowMajor``) that compute ``idiom``."""
+    match idiom:
+        case Gemm():
+            operands = [*_matrix(idiom.a), *_matrix(idiom.b), "1.0", *_matrix(idiom.c)]
+            return [("gemm", [_trans(idiom.trans_a), _trans(idiom.trans_b), *sizes, idiom.alpha, *operands])]
+        case Gemv():
+            operands = [*_matrix(idiom.a), *_vector(idiom.x), "1.0", *_vector(idiom.y)]
+            return [("gemv", [_trans(idiom.trans), *sizes, idiom.alpha, *operands])]
+        case Ger():
+            return [("ger", [*sizes, t.alpha, *_vector(t.x), *_vector(t.y), *_matrix(idiom.a)]) for t in idiom.terms]
+        case Syrk():
+            operands = [*_matrix(idiom.a), "1.0", *_matrix(idiom.c)]
+            return [("syrk", [_uplo(idiom.lower), _trans(idiom.trans), *sizes, idiom.alpha, *operands])]
+        case Syr2k():
+            operands = [*_matrix(idiom.a), *_matrix(idiom.b), "1.0", *_matrix(idiom.c)]
+            return [("syr2k", [_uplo(idiom.lower), _trans(idiom.trans), *sizes, idiom.alpha, *operands])]
+        case Trmm():
+            flags = ["CblasLeft", _uplo(idiom.lower), _trans(idiom.trans), "CblasUnit"]
+            return [("trmm", [*flags, *sizes, "1.0", *_matrix(idiom.a), *_matrix(idiom.b)])]
+    raise TypeError(f"no CBLAS call for {type(idiom).__name__}")
+
+
+def _elements(arguments: list[str]) -> list[str]:
+    """The first elements of the arrays passed in ``arguments`` (for the type test)."""
+    return [argument.removeprefix("(void *)&") for argument in arguments if argument.startswith("(void *)&")]
+
+
+def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
+    return CStmt(f"cblas_{letter}{routine}({', '.join(['CblasRowMajor', *arguments])});")
+
+
+def library_block(idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int) -> CIf:
+    """The CBLAS calls for ``idiom`` (its sizes printed as C), or ``loops`` when they do not pay (the
+    work below ``threshold``) or the arrays are not all ``double`` or all ``float``."""
+    calls = _calls(idiom, sizes)
+    elements = [element for _, arguments in calls for element in _elements(arguments)]
+    kinds = [f"{BLAS_HELPER}({element})" for element in dict.fromkeys(elements)]
+    same_type = " && ".join([f"{kinds[0]} != 0", *(f"{kind} == {kinds[0]}" for kind in kinds[1:])])
+    positive = " && ".join(f"{size} > 0" for size in dict.fromkeys(sizes))
+    work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
+    condition = f"{same_type} && {positive} && (long){work} >= {threshold}L"
+    typed = [tuple(_statement(letter, routine, arguments) for routine, arguments in calls) for letter in "ds"]
+    return CIf(condition, (CIf(f"{kinds[0]} == 2", *typed),), loops)

@@ -1,12 +1,13 @@
-"""Where library calls go: the region cut into segments around its matrix products (seed 000, Sec. 4.4).
+"""Where library calls go: the region cut into segments around its BLAS idioms (seed 000, Sec. 4.4).
 
 Public: ``Segment``, ``LibraryPlan``, ``plan_library``.
 
-Each recognized GEMM statement becomes a segment of its own, run as one
-call; the statements between them, in source order, form the other
+Each recognized idiom (``polyopt.analysis.idioms``) becomes a segment of its
+own, run as one call; the statements between them, in source order, form the other
 segments, each optimized like a region of its own.  Running the segments
 one after the other must respect every dependence (the products' own
-updates may be reordered: they are reductions), which is checked on the
+updates may be reordered: they are reductions; a TRMM reads only values from
+before its segment, which the idiom checks), which is checked on the
 schedule that runs each segment whole, in the original order inside it.
 """
 
@@ -18,29 +19,28 @@ from functools import reduce
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
-from polyopt.analysis.idioms import Gemm
+from polyopt.analysis.idioms import Idiom
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import schedule_respects
 
 
 @dataclass(frozen=True)
 class Segment:
-    """Statements run together; ``gemm`` when the segment is one matrix product."""
+    """Statements run together; ``idiom`` when the segment is one statement that a BLAS call computes."""
 
     statements: frozenset[str]
-    gemm: Gemm | None = None
+    idiom: Idiom | None = None
 
 
 @dataclass(frozen=True)
 class LibraryPlan:
+    """The region's statements as ``segments``, run one after the other."""
+
     segments: tuple[Segment, ...]
 
-    def describe(self) -> tuple[str, ...]:
-        return tuple(segment.gemm.describe() for segment in self.segments if segment.gemm is not None)
 
-
-def _segments(model: PolyModel, gemms: tuple[Gemm, ...]) -> list[Segment]:
-    by_statement = {gemm.statement: gemm for gemm in gemms}
+def _segments(model: PolyModel, idioms: tuple[Idiom, ...]) -> list[Segment]:
+    by_statement = {idiom.statement: idiom for idiom in idioms}
     segments: list[Segment] = []
     pending: list[str] = []
     for statement in model.scop.statements:
@@ -67,12 +67,12 @@ def _blocked(model: PolyModel, segments: list[Segment]) -> isl.Schedule:
     return reduce(isl.Schedule.sequence, parts)
 
 
-def plan_library(model: PolyModel, deps: Dependences, gemms: tuple[Gemm, ...]) -> LibraryPlan | None:
-    """The segments around ``gemms`` (``deps`` relaxed for the reductions), or None when running
+def plan_library(model: PolyModel, deps: Dependences, idioms: tuple[Idiom, ...]) -> LibraryPlan | None:
+    """The segments around ``idioms`` (``deps`` relaxed for the reductions), or None when running
     them one after the other would break a dependence."""
-    if not gemms:
+    if not idioms:
         return None
-    segments = _segments(model, gemms)
+    segments = _segments(model, idioms)
     if not schedule_respects(_blocked(model, segments), deps.full):
         return None
     return LibraryPlan(tuple(segments))

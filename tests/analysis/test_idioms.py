@@ -1,13 +1,16 @@
-"""GEMM recognition on the model (``polyopt.analysis.idioms``): matches and the cases left alone."""
+"""BLAS idiom recognition on the model (``polyopt.analysis.idioms``): matches and the cases left alone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 
-from polyopt.analysis.idioms import find_gemms
+from polyopt import isl_util
+from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.model import PolyModel
+from tests.support import EXAMPLES
 
 ModelOf = Callable[[str], PolyModel]
 
@@ -24,7 +27,28 @@ def _product(update: str, order: str = "ijk") -> str:
 
 
 def _matches(model_of: ModelOf, body: str) -> list[tuple[str, str, str, str, bool, bool, str]]:
-    return [(g.statement, g.c, g.a, g.b, g.trans_a, g.trans_b, g.alpha) for g in find_gemms(model_of(body))]
+    gemms = [idiom for idiom in find_idioms(model_of(body)) if isinstance(idiom, Gemm)]
+    return [(g.statement, g.c, g.a, g.b, g.trans_a, g.trans_b, g.alpha) for g in gemms]
+
+
+def _size(idiom: Idiom, index: int) -> str:
+    """The size at ``index`` as text (``nj``, ``_PB_N``)."""
+    text = str(isl_util.extended(idiom.sizes[index]))
+    found = re.search(r"\{ \[\((.*)\)\] \}", text)
+    assert found is not None, text
+    return found.group(1)
+
+
+def _found(model_of: ModelOf, body: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """Each idiom as (statement, routine, formula, sizes)."""
+    return [
+        (idiom.statement, idiom.ROUTINE, idiom.formula(), tuple(_size(idiom, i) for i in range(len(idiom.sizes))))
+        for idiom in find_idioms(model_of(body))
+    ]
+
+
+def _kernel(name: str) -> str:
+    return (EXAMPLES / f"{name}.c").read_text().split("#pragma scop\n")[1].split("#pragma endscop")[0]
 
 
 def test_polybench_gemm_update_is_recognized_next_to_its_beta_scaling(model_of: ModelOf) -> None:
@@ -67,7 +91,7 @@ def test_transposes_factors_and_signs(model_of: ModelOf, update: str, expected: 
     ],
 )
 def test_non_products_are_left_alone(model_of: ModelOf, update: str) -> None:
-    assert _matches(model_of, _product(update)) == []
+    assert find_idioms(model_of(_product(update))) == ()
 
 
 def test_a_triangular_product_is_left_alone(model_of: ModelOf) -> None:
@@ -76,7 +100,7 @@ def test_a_triangular_product_is_left_alone(model_of: ModelOf) -> None:
         "      C[i][j] += A[i][k] * B[k][j];\n"
     )
 
-    assert _matches(model_of, body) == []
+    assert find_idioms(model_of(body)) == ()
 
 
 def test_a_product_not_starting_at_zero_is_left_alone(model_of: ModelOf) -> None:
@@ -85,4 +109,166 @@ def test_a_product_not_starting_at_zero_is_left_alone(model_of: ModelOf) -> None
         "      C[i][j] += A[i][k] * B[k][j];\n"
     )
 
-    assert _matches(model_of, body) == []
+    assert find_idioms(model_of(body)) == ()
+
+
+SUITE = {
+    "gemm": [("S1", "gemm", "C += (alpha) * A * B", ("_PB_NI", "_PB_NJ", "_PB_NK"))],
+    "2mm": [
+        ("S1", "gemm", "tmp += (alpha) * A * B", ("_PB_NI", "_PB_NJ", "_PB_NK")),
+        ("S3", "gemm", "D += 1.0 * tmp * C", ("_PB_NI", "_PB_NL", "_PB_NJ")),
+    ],
+    "syrk": [("S1", "syrk", "C (lower) += (alpha) * A * A^T", ("_PB_N", "_PB_M"))],
+    "syr2k": [("S1", "syr2k", "C (lower) += (alpha) * (B * A^T + A * B^T)", ("_PB_N", "_PB_M"))],
+    "trmm": [("S0", "trmm", "B = A^T * B (A unit lower triangular)", ("_PB_M", "_PB_N"))],
+    "gemver": [
+        ("S0", "ger", "A += 1.0 * u1 * v1^T + 1.0 * u2 * v2^T", ("_PB_N", "_PB_N")),
+        ("S1", "gemv", "x += (beta) * A^T * y", ("_PB_N", "_PB_N")),
+        ("S3", "gemv", "w += (alpha) * A * x", ("_PB_N", "_PB_N")),
+    ],
+    "mvt": [
+        ("S0", "gemv", "x1 += 1.0 * A * y_1", ("_PB_N", "_PB_N")),
+        ("S1", "gemv", "x2 += 1.0 * A^T * y_2", ("_PB_N", "_PB_N")),
+    ],
+    "atax": [
+        ("S2", "gemv", "tmp += 1.0 * A * x", ("_PB_M", "_PB_N")),
+        ("S3", "gemv", "y += 1.0 * A^T * tmp", ("_PB_M", "_PB_N")),
+    ],
+    "bicg": [
+        ("S2", "gemv", "s += 1.0 * A^T * r", ("_PB_N", "_PB_M")),
+        ("S3", "gemv", "q += 1.0 * A * p", ("_PB_N", "_PB_M")),
+    ],
+    "gesummv": [
+        ("S2", "gemv", "tmp += 1.0 * A * x", ("_PB_N", "_PB_N")),
+        ("S3", "gemv", "y += 1.0 * B * x", ("_PB_N", "_PB_N")),
+    ],
+    "symm": [],  # four statements with a scalar accumulator: not one update
+    "doitgen": [],  # a 3-D array
+    "lu": [],  # the operands are the output
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(SUITE))
+def test_polybench_kernels(model_of: ModelOf, kernel: str) -> None:
+    assert _found(model_of, _kernel(kernel)) == SUITE[kernel]
+
+
+GEMV = "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++)\n    {};\n"
+GEMV_JI = "for (j = 0; j < n; j++)\n  for (i = 0; i < m; i++)\n    {};\n"
+
+
+@pytest.mark.parametrize(
+    ("loops", "update", "expected"),
+    [
+        (GEMV, "y[i] += a * A[i][j] * x[j]", ("y += (a) * A * x", ("m", "n"))),
+        (GEMV_JI, "y[i] += a * A[i][j] * x[j]", ("y += (a) * A * x", ("m", "n"))),  # loop order permuted
+        (GEMV, "y[j] = y[j] + x[i] * A[i][j]", ("y += 1.0 * A^T * x", ("m", "n"))),
+        (GEMV, "y[i] = A[j][i] * x[j] + y[i]", ("y += 1.0 * A^T * x", ("n", "m"))),  # transposed subscripts
+        (GEMV, "y[i] -= A[i][j] * x[j]", ("y += -(1.0) * A * x", ("m", "n"))),
+    ],
+)
+def test_gemv_both_orientations(model_of: ModelOf, loops: str, update: str, expected: tuple[str, ...]) -> None:
+    ((_, routine, *found),) = _found(model_of, loops.format(update))
+
+    assert (routine, *found) == ("gemv", *expected)
+
+
+@pytest.mark.parametrize(
+    ("update", "expected"),
+    [
+        ("A[i][j] += s * x[i] * y[j]", "A += (s) * x * y^T"),
+        ("A[i][j] = A[i][j] + y[j] * x[i]", "A += 1.0 * x * y^T"),
+        ("A[j][i] += x[i] * y[j]", "A += 1.0 * y * x^T"),
+        ("A[i][j] = A[i][j] + u[i] * v[j] - 2 * w[i] * z[j]", "A += 1.0 * u * v^T + -((2)) * w * z^T"),
+    ],
+)
+def test_ger_one_call_per_rank_one_term(model_of: ModelOf, update: str, expected: str) -> None:
+    ((_, routine, formula, _),) = _found(model_of, GEMV.format(update))
+
+    assert (routine, formula) == ("ger", expected)
+
+
+SYRK = "for (i = 0; i < n; i++)\n  for (k = 0; k < m; k++)\n    for (j = {}; j {}; j++)\n      {};\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (SYRK.format("0", "<= i", "C[i][j] += A[i][k] * A[j][k]"), "C (lower) += 1.0 * A * A^T"),
+        (SYRK.format("i", "< n", "C[i][j] += A[i][k] * A[j][k]"), "C (upper) += 1.0 * A * A^T"),
+        (SYRK.format("0", "<= i", "C[i][j] += A[k][i] * A[k][j]"), "C (lower) += 1.0 * A^T * A"),
+        (SYRK.format("0", "<= i", "C[j][i] += a * A[k][i] * A[k][j]"), "C (upper) += (a) * A^T * A"),
+        (
+            "for (j = 0; j < n; j++)\n  for (i = j; i < n; i++)\n    for (k = 0; k < m; k++)\n"
+            "      C[i][j] += A[i][k] * A[j][k];\n",
+            "C (lower) += 1.0 * A * A^T",
+        ),  # loop order permuted, same triangle
+        (
+            SYRK.format("0", "<= i", "C[i][j] += A[k][j] * B[k][i] * a + a * B[k][j] * A[k][i]"),
+            "C (lower) += (a) * (B^T * A + A^T * B)",
+        ),
+    ],
+)
+def test_syrk_and_syr2k_on_exact_triangles(model_of: ModelOf, body: str, expected: str) -> None:
+    ((_, _, formula, sizes),) = _found(model_of, body)
+
+    assert (formula, sizes) == (expected, ("n", "m"))
+
+
+TRMM = "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++)\n    for (k = {}; k < {}; k++)\n      {};\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (TRMM.format("i + 1", "m", "B[i][j] += A[k][i] * B[k][j]"), "B = A^T * B (A unit lower triangular)"),
+        (TRMM.format("i + 1", "m", "B[i][j] += B[k][j] * A[i][k]"), "B = A * B (A unit upper triangular)"),
+        (
+            "for (j = 0; j < n; j++)\n  for (i = 0; i < m; i++)\n    for (k = i + 1; k < m; k++)\n"
+            "      B[i][j] += A[k][i] * B[k][j];\n",
+            "B = A^T * B (A unit lower triangular)",
+        ),
+    ],
+)
+def test_trmm_reads_only_rows_not_yet_updated(model_of: ModelOf, body: str, expected: str) -> None:
+    ((_, routine, formula, sizes),) = _found(model_of, body)
+
+    assert (routine, formula, sizes) == ("trmm", expected, ("m", "n"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        GEMV.format("x[i] += A[i][j] * x[j]"),  # the output is an input
+        GEMV.format("y[i] += A[i][j] * y[j]"),
+        GEMV.format("y[i] += A[i][2 * j] * x[j]"),  # not unit stride
+        GEMV.format("y[i] += A[i][j] * x[j + 1]"),  # shifted
+        GEMV.format("y[i] += A[i][j] * x[j] * x[j]"),  # a third data factor
+        GEMV.format("y[i] += A[i][j] + x[j]"),  # not a product
+        GEMV.format("A[i][j] += x[i] * A[j][i]"),  # a rank-1 update reading its output
+        GEMV.format("A[i][j] += x[i] * y[i]"),  # not an outer product
+        "for (i = 0; i < m; i++)\n  for (j = 0; j < i; j++)\n    y[i] += A[i][j] * x[j];\n",  # not the whole range
+        "for (i = 0; i < m; i++)\n  for (j = 1; j < n; j++)\n    y[i] += A[i][j] * x[j];\n",
+        SYRK.format("0", "< i", "C[i][j] += A[i][k] * A[j][k]"),  # a strict triangle
+        SYRK.format("0", "<= i + 1", "C[i][j] += A[i][k] * A[j][k]"),  # not a triangle
+        "for (i = 0; i < n; i++)\n  for (k = 0; k < i; k++)\n    for (j = 0; j <= i; j++)\n"
+        "      C[i][j] += A[i][k] * A[j][k];\n",  # the reduction does not cover the whole range
+        SYRK.format("0", "<= i", "C[i][j] += A[i][k] * B[j][k]"),  # two arrays on a triangle
+        SYRK.format("0", "<= i", "C[i][j] += A[i][k] * A[k][j]"),  # not op(A) * op(A)^T
+        SYRK.format("0", "<= i", "C[i][j] += A[j][k] * B[i][k] + 2 * B[j][k] * A[i][k]"),  # unequal scales
+        TRMM.format("i + 1", "m", "B[i][j] += 2 * A[k][i] * B[k][j]"),  # scaled: not a unit diagonal
+        TRMM.format("i", "m", "B[i][j] += A[k][i] * B[k][j]"),  # the diagonal too
+        TRMM.format("0", "i", "B[i][j] += A[i][k] * B[k][j]"),  # reads rows already updated
+        TRMM.format("i + 1", "m", "B[i][j] += A[k][i] * B[j][k]"),  # not a row of B
+    ],
+)
+def test_non_idioms_are_left_alone(model_of: ModelOf, body: str) -> None:
+    assert find_idioms(model_of(body)) == ()
+
+
+def test_report_line_names_routine_sizes_and_threshold(model_of: ModelOf) -> None:
+    (idiom,) = find_idioms(model_of(GEMV.format("y[i] += A[i][j] * x[j]")))
+
+    line = idiom.describe(["m", "n"], 100)
+
+    assert line == "S0: cblas_?gemv y += 1.0 * A * x (M = m, N = n) when M * N >= 100"
