@@ -96,7 +96,16 @@ class Gemm(Idiom):
 
 
 @dataclass(frozen=True, eq=False)
-class Gemv(Idiom):
+class _MatrixVector(Idiom):
+    """A level-2 routine on an M x N matrix: its work is M·N."""
+
+    LEVEL = 2
+    SIZE_NAMES = ("M", "N")
+    WORK = (0, 1)
+
+
+@dataclass(frozen=True, eq=False)
+class Gemv(_MatrixVector):
     """``y += alpha * op(A) * x`` with ``A`` stored as M x N."""
 
     y: str
@@ -106,9 +115,6 @@ class Gemv(Idiom):
     alpha: str
 
     ROUTINE = "gemv"
-    LEVEL = 2
-    SIZE_NAMES = ("M", "N")
-    WORK = (0, 1)
 
     def formula(self) -> str:
         return f"{self.y} += {self.alpha} * {_t(self.a, self.trans)} * {self.x}"
@@ -124,25 +130,22 @@ class Rank1:
 
 
 @dataclass(frozen=True, eq=False)
-class Ger(Idiom):
+class Ger(_MatrixVector):
     """``A += sum of alpha * x * y^T`` (M x N), one call per term."""
 
     a: str
     terms: tuple[Rank1, ...]
 
     ROUTINE = "ger"
-    LEVEL = 2
-    SIZE_NAMES = ("M", "N")
-    WORK = (0, 1)
 
     def formula(self) -> str:
         return f"{self.a} += " + " + ".join(f"{term.alpha} * {term.x} * {term.y}^T" for term in self.terms)
 
 
 @dataclass(frozen=True, eq=False)
-class Syrk(Idiom):
-    """``C += alpha * op(A) * op(A)^T`` on the ``lower`` (or upper) triangle of the N x N ``C``;
-    ``op(A)`` is N x K (``A^T`` when ``trans``)."""
+class _RankK(Idiom):
+    """A rank-k update of the ``lower`` (or upper) triangle of the N x N ``c`` by ``op(a)``, N x K
+    (``a^T`` when ``trans``); the work is N·N·K."""
 
     c: str
     a: str
@@ -150,36 +153,35 @@ class Syrk(Idiom):
     trans: bool
     alpha: str
 
-    ROUTINE = "syrk"
     LEVEL = 3
     SIZE_NAMES = ("N", "K")
     WORK = (0, 0, 1)
 
-    def formula(self) -> str:
-        half = "lower" if self.lower else "upper"
-        return f"{self.c} ({half}) += {self.alpha} * {_t(self.a, self.trans)} * {_t(self.a, not self.trans)}"
+    def _target(self) -> str:
+        return f"{self.c} ({'lower' if self.lower else 'upper'})"
 
 
 @dataclass(frozen=True, eq=False)
-class Syr2k(Idiom):
-    """``C += alpha * (op(A) * op(B)^T + op(B) * op(A)^T)`` on a triangle of the N x N ``C``."""
+class Syrk(_RankK):
+    """``C += alpha * op(A) * op(A)^T``."""
 
-    c: str
-    a: str
-    b: str
-    lower: bool
-    trans: bool
-    alpha: str
-
-    ROUTINE = "syr2k"
-    LEVEL = 3
-    SIZE_NAMES = ("N", "K")
-    WORK = (0, 0, 1)
+    ROUTINE = "syrk"
 
     def formula(self) -> str:
-        half = "lower" if self.lower else "upper"
+        return f"{self._target()} += {self.alpha} * {_t(self.a, self.trans)} * {_t(self.a, not self.trans)}"
+
+
+@dataclass(frozen=True, eq=False)
+class Syr2k(_RankK):
+    """``C += alpha * (op(A) * op(B)^T + op(B) * op(A)^T)``."""
+
+    b: str
+
+    ROUTINE = "syr2k"
+
+    def formula(self) -> str:
         a, at, b, bt = (_t(x, flag) for x in (self.a, self.b) for flag in (self.trans, not self.trans))
-        return f"{self.c} ({half}) += {self.alpha} * ({a} * {bt} + {b} * {at})"
+        return f"{self._target()} += {self.alpha} * ({a} * {bt} + {b} * {at})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -386,7 +388,7 @@ def _symmetric(update: _Update) -> Syrk | Syr2k | None:
     (a, b, scale), (b2, a2, _) = found
     if a.array == b.array or (a.array, b.array) != (a2.array, b2.array):
         return None
-    return Syr2k(update.name, sizes, update.target.array, a.array, b.array, lower, trans, scale)
+    return Syr2k(update.name, sizes, update.target.array, a.array, lower, trans, scale, b.array)
 
 
 def _gemv(update: _Update) -> Gemv | None:

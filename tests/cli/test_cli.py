@@ -430,6 +430,7 @@ def test_help(workdir: Path) -> None:
         "--assume-dead ARRAYS",
         "--blas",
         "--blas-threshold N",
+        "--blas2-threshold N",
         "--target FILE",
         "--l1 SIZE",
         "--l2 SIZE",
@@ -458,7 +459,10 @@ def test_identity_with_a_transformation_option_is_rejected(workdir: Path, flag: 
     assert_untouched(workdir / "out.c", snapshot)
 
 
-@pytest.mark.parametrize(("flag", "message"), [("--blas=mkl", "'mkl' is not one of"), ("--blas-threshold=-1", "-1")])
+@pytest.mark.parametrize(
+    ("flag", "message"),
+    [("--blas=mkl", "'mkl' is not one of"), ("--blas-threshold=-1", "-1"), ("--blas2-threshold=-1", "-1")],
+)
 def test_a_bad_library_option_is_a_usage_error(workdir: Path, flag: str, message: str) -> None:
     (workdir / "in.c").write_bytes(SIMPLE)
 

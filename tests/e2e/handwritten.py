@@ -2,7 +2,7 @@
 
 Public: ``Case``, ``REASSOCIATED``, ``check_case``.
 
-A case is a region body over the arrays ``A``, ``B`` (M x N), ``x``, ``y`` (N), ``z`` (M)
+A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``x``, ``y`` (N), ``z`` (M)
 and the scalars ``s``, ``p``, ``t`` of one element type; the program initializes them
 deterministically, runs the region once and prints every array and scalar.  ``check_case``
 optimizes it under several option sets and compares each build and run with the original's.
@@ -30,7 +30,7 @@ _PROGRAM = """#include <stdio.h>
 #ifndef M
 # define M 23
 #endif
-static {type} A[M][N], B[M][N], x[N], y[N], z[M];
+static {type} A[M][N], B[M][N], C[M][N], x[N], y[N], z[M];
 static {type} s, p, t;
 
 static void kernel(void)
@@ -48,6 +48,7 @@ int main(void)
     for (int j = 0; j < N; j++) {{
       A[i][j] = ({type})((i * 3 + j * 5) % 11 - 4) / 8;
       B[i][j] = ({type})((i + 2 * j) % 7 + 1) / 3;
+      C[i][j] = ({type})((2 * i + j) % 5 - 2) / 4;
     }}
   }}
   for (int j = 0; j < N; j++) {{

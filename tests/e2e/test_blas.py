@@ -1,10 +1,11 @@
-"""End-to-end checks of CBLAS calls for matrix products (``tests.e2e.handwritten``).
+"""End-to-end checks of CBLAS calls for BLAS idioms (``tests.e2e.handwritten``).
 
-``--blas=cblas --blas-threshold=0`` makes polyopt call CBLAS whatever the size, so these
+``--blas=cblas --blas-threshold=0 --blas2-threshold=0`` makes polyopt call CBLAS whatever the size, so these
 small programs run the calls (linked with OpenBLAS, installed by ``.ci/run``); each output
 is compared with the original's within the reassociation tolerance, and the run with
 ``--blas=none --no-reassociate`` exactly.  ``B`` is copied into ``y`` so that the output
-shows the product.
+shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
+dimensions differ from the sizes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from tests.e2e.handwritten import Case, check_case
 
 SHOW = "for (j = 0; j < N; j++)\n  y[j] = B[0][j] + B[M - 1][j] + B[M / 2][j];\n"
 PRODUCT = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    for (k = 0; k < M; k++)\n"
+MATRIX = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    "
+TRIANGLE = "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j <= i; j++)\n      "
+STRICT = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    for (k = i + 1; k < M; k++)\n      "
 CASES: dict[str, Case] = {
     "gemm": Case("double", PRODUCT + "      B[i][j] += A[i][k] * A[k][j];\n" + SHOW, "cblas_dgemm"),
     "gemm-transposed-a": Case("double", PRODUCT + "      B[i][j] += 0.5 * A[k][i] * A[k][j];\n" + SHOW, "CblasTrans"),
@@ -29,8 +33,45 @@ CASES: dict[str, Case] = {
         "cblas_dgemm",
     ),
     "integer-product": Case("long", PRODUCT + "      B[i][j] += A[i][k] * A[k][j];\n" + SHOW, "cblas_dgemm"),
+    "gemv": Case("double", MATRIX + "z[i] += 0.5 * A[i][j] * x[j];\n", "CblasNoTrans"),
+    "gemv-transposed": Case("double", MATRIX + "y[j] = y[j] + A[i][j] * z[i];\n", "CblasTrans"),
+    "sgemv": Case("float", MATRIX + "z[i] -= x[j] * B[i][j];\n", "cblas_sgemv"),
+    "integer-gemv": Case("long", MATRIX + "z[i] += A[i][j] * x[j];\n", "cblas_dgemv"),
+    "atax": Case(
+        "double",
+        "for (j = 0; j < N; j++)\n  y[j] = 0;\nfor (i = 0; i < M; i++) {\n  z[i] = 0;\n"
+        "  for (j = 0; j < N; j++)\n    z[i] = z[i] + A[i][j] * x[j];\n"
+        "  for (j = 0; j < N; j++)\n    y[j] = y[j] + A[i][j] * z[i];\n}\n",
+        "cblas_dgemv",
+    ),
+    "ger": Case("double", MATRIX + "B[i][j] = B[i][j] + z[i] * x[j] - 2 * x[j] * z[i] * 0.25;\n" + SHOW, "cblas_dger"),
+    "sger": Case("float", MATRIX + "B[i][j] += 1.5 * z[i] * x[j];\n" + SHOW, "cblas_sger"),
+    "syrk": Case("double", TRIANGLE + "B[i][j] += 0.5 * A[i][k] * A[j][k];\n" + SHOW, "CblasLower"),
+    "syrk-upper-transposed": Case(
+        "float",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < M; k++)\n    for (j = i; j < M; j++)\n"
+        "      B[i][j] += A[k][i] * A[k][j];\n" + SHOW,
+        "cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans",
+    ),
+    "polybench-syrk": Case(
+        "double",
+        "for (i = 0; i < M; i++) {\n  for (j = 0; j <= i; j++)\n    B[i][j] *= 0.5;\n  for (k = 0; k < N; k++)\n"
+        "    for (j = 0; j <= i; j++)\n      B[i][j] += 1.5 * A[i][k] * A[j][k];\n}\n" + SHOW,
+        "cblas_dsyrk",
+    ),
+    "syr2k": Case(
+        "double", TRIANGLE + "B[i][j] += A[j][k] * 2 * C[i][k] + C[j][k] * 2 * A[i][k];\n" + SHOW, "cblas_dsyr2k"
+    ),
+    "trmm": Case("double", STRICT + "B[i][j] += A[k][i] * B[k][j];\n" + SHOW, "CblasLower, CblasTrans, CblasUnit"),
+    "trmm-upper": Case("float", STRICT + "B[i][j] += B[k][j] * A[i][k];\n" + SHOW, "CblasUpper, CblasNoTrans"),
+    "polybench-trmm": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++) {\n    for (k = i + 1; k < M; k++)\n"
+        "      B[i][j] += A[k][i] * B[k][j];\n    B[i][j] = 1.5 * B[i][j];\n  }\n" + SHOW,
+        "cblas_dtrmm",
+    ),
 }
-FORCED = ("--blas=cblas", "--blas-threshold=0")
+FORCED = ("--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0")
 
 
 @pytest.mark.skipif(not cblas_available(), reason="cblas.h not found (install libopenblas-dev)")

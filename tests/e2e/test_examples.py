@@ -43,6 +43,7 @@ OPTION_SETS: list[list[str]] = [
     ["--tile-sizes=3,5,7"],
     ["--no-reassociate"],
     ["--no-expand"],
+    ["--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0"],  # every BLAS idiom as a call, whatever its size
 ]
 
 KERNELS = sorted(path.stem for path in EXAMPLES.glob("*.c"))
