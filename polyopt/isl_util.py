@@ -1,8 +1,8 @@
 """The one place where isl dimensions are handled by position.
 
 Everything else in polyopt names dimensions; these helpers translate.
-Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``constant``, ``at_parameters``,
-``total``, ``extended``, ``equate_prefix``,
+Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``value_at``, ``constant``,
+``at_parameters``, ``total``, ``extended``, ``equate_prefix``,
 ``maps_of``, ``sets_of``, ``union_of``.
 """
 
@@ -76,6 +76,18 @@ def shaped(like: isl.Set, constraints: str, names: Mapping[str, str], sizes: Map
         values = values.intersect_params(value.align_params(values.get_space().params()).eq_set(parameter))
         values = values.project_out(isl.dim_type.param, values.find_dim_by_name(isl.dim_type.param, fresh[key]), 1)
     return values
+
+
+def value_at(value: isl.PwAff, parameters: Mapping[str, int]) -> int | None:
+    """``value`` (a function of the parameters) where they take ``parameters``; None where it is undefined
+    or a parameter has no value."""
+    space = value.get_domain_space()
+    names = [space.get_dim_name(isl.dim_type.param, p) for p in range(space.dim(isl.dim_type.param))]
+    if any(name not in parameters for name in names):
+        return None
+    point = at_parameters(isl.Set.universe(space), parameters).sample_point()
+    result = value.eval(point)
+    return None if result.is_nan() else result.to_python()
 
 
 def constant(value: isl.PwAff) -> int | None:

@@ -284,7 +284,10 @@ class _Part:
 
 
 def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
-    part = _library_part(region, scop, options, setting) or _part(region, scop, _context(options), options, setting)
+    part, left = _library_part(region, scop, options, setting)
+    if part is None:
+        part = _part(region, scop, _context(options), options, setting)
+        part = replace(part, report=replace(part.report, library=left)) if left else part
     printed = print_c(part.generated.code, region.indent)
     return RegionOutcome(
         region, RegionCode(region, printed, part.generated.helpers, part.summary), part.report, part.warnings
@@ -334,42 +337,59 @@ def _context(options: Options) -> isl.Context:
     return ctx
 
 
-def _library_part(region: Region, scop: Scop, options: Options, setting: _Setting) -> _Part | None:
+def _library_part(
+    region: Region, scop: Scop, options: Options, setting: _Setting
+) -> tuple[_Part | None, tuple[str, ...]]:
     """The region cut around its BLAS idioms, each run by CBLAS calls when they pay
-    (``polyopt.transform.library``); None when there is none or the cut is not legal."""
+    (``polyopt.transform.library``), or None when none is cut out or the cut is not legal;
+    and the report lines of the idioms left to the loops."""
     if options.identity or not options.reassociate or not library_enabled(options.blas):
-        return None
+        return None, ()
     model = build_model(scop, _context(options))
     idioms = find_idioms(model)
     if not idioms:
-        return None
-    plan = plan_library(model, relax(model, compute_dependences(model), find_reductions(model)), idioms)
+        return None, ()
+    thresholds = {3: options.blas_threshold, 2: options.blas2_threshold}
+    deps = relax(model, compute_dependences(model), find_reductions(model))
+    plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
     if plan is None:
-        return None
+        return None, ()
+    left = tuple(
+        idiom.describe(_sizes(idiom, scop, setting)[0], thresholds[idiom.LEVEL], work) for idiom, work in plan.left
+    )
+    if not plan.segments:
+        return None, left
     inner = replace(options, blas="none")
     parts: list[_Part] = []
     calls: list[str] = []
     for segment in plan.segments:
         part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
         if segment.idiom is not None:
-            part, described = _library_segment(segment.idiom, part, scop, options, setting)
+            part, described = _library_segment(segment.idiom, part, scop, thresholds, setting)
             calls.append(described)
         parts.append(part)
     code = tuple(node for part in parts for node in part.generated.code)
     helpers = frozenset().union(*(part.generated.helpers for part in parts))
-    report = replace(_merged_reports([part.report for part in parts]), library=(*calls, LINK_NOTE))
+    report = replace(_merged_reports([part.report for part in parts]), library=(*calls, *left, LINK_NOTE))
     summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
     warnings = tuple(warning for part in parts for warning in part.warnings)
-    return _Part(Generated(code, helpers), report, warnings, f"library calls ({summary})")
+    return _Part(Generated(code, helpers), report, warnings, f"library calls ({summary})"), ()
 
 
-def _library_segment(idiom: Idiom, part: _Part, scop: Scop, options: Options, setting: _Setting) -> tuple[_Part, str]:
-    """``part`` (one idiom's segment) run by CBLAS when it pays, and the report line of the call."""
-    threshold = options.blas_threshold if idiom.LEVEL == 3 else options.blas2_threshold
+def _sizes(idiom: Idiom, scop: Scop, setting: _Setting) -> tuple[list[str], frozenset[str]]:
+    """The sizes of ``idiom`` printed as C, and the helpers they call."""
     sizes, _, helpers = print_parametric(scop, setting.prefix, [isl_util.extended(size) for size in idiom.sizes])
-    block = library_block(idiom, sizes, part.generated.code, threshold)
+    return sizes, helpers
+
+
+def _library_segment(
+    idiom: Idiom, part: _Part, scop: Scop, thresholds: dict[int, int], setting: _Setting
+) -> tuple[_Part, str]:
+    """``part`` (one idiom's segment) run by CBLAS when it pays, and the report line of the call."""
+    sizes, helpers = _sizes(idiom, scop, setting)
+    block = library_block(idiom, sizes, part.generated.code, thresholds[idiom.LEVEL])
     used = part.generated.helpers | helpers | {BLAS_HELPER}
-    return replace(part, generated=Generated((block,), frozenset(used))), idiom.describe(sizes, threshold)
+    return replace(part, generated=Generated((block,), frozenset(used))), idiom.describe(sizes, thresholds[idiom.LEVEL])
 
 
 def _merged_reports(reports: list[RegionReport]) -> RegionReport:

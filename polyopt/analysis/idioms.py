@@ -64,11 +64,13 @@ class Idiom:
         """The factors of the work, given the sizes printed as C."""
         return [sizes[index] for index in self.WORK]
 
-    def describe(self, sizes: list[str], threshold: int) -> str:
-        """One line of ``--report``: the routine, what it computes, its sizes and when it is called."""
+    def describe(self, sizes: list[str], threshold: int, expected: int | None = None) -> str:
+        """One line of ``--report``: the routine, what it computes, its sizes and when it is called;
+        with ``expected``, the work at the assumed parameter values, below the threshold."""
         named = ", ".join(f"{name} = {text}" for name, text in zip(self.SIZE_NAMES, sizes, strict=True))
         work = " * ".join(self.SIZE_NAMES[index] for index in self.WORK)
-        return f"{self.statement}: cblas_?{self.ROUTINE} {self.formula()} ({named}) when {work} >= {threshold}"
+        line = f"{self.statement}: cblas_?{self.ROUTINE} {self.formula()} ({named}) when {work} >= {threshold}"
+        return line if expected is None else f"{line}; left to the loops: {work} = {expected} at the assumed values"
 
 
 def _t(array: str, transposed: bool) -> str:

@@ -272,3 +272,11 @@ def test_report_line_names_routine_sizes_and_threshold(model_of: ModelOf) -> Non
     line = idiom.describe(["m", "n"], 100)
 
     assert line == "S0: cblas_?gemv y += 1.0 * A * x (M = m, N = n) when M * N >= 100"
+
+
+def test_report_line_of_an_idiom_left_to_the_loops(model_of: ModelOf) -> None:
+    (idiom,) = find_idioms(model_of(GEMV.format("y[i] += A[i][j] * x[j]")))
+
+    line = idiom.describe(["m", "n"], 100, expected=60)
+
+    assert line.endswith("when M * N >= 100; left to the loops: M * N = 60 at the assumed values")

@@ -1,0 +1,51 @@
+"""Where library calls go (``polyopt.transform.library``): the cut around idioms, and the idioms left
+to the loops because their work at the assumed parameter values is below their threshold."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from polyopt.analysis.dependences import compute_dependences
+from polyopt.analysis.idioms import find_idioms
+from polyopt.analysis.reductions import find_reductions, relax
+from polyopt.model import PolyModel
+from polyopt.transform.library import LibraryPlan, expected_work, plan_library
+
+ModelOf = Callable[[str], PolyModel]
+
+BICG = (
+    "for (i = 0; i < n; i++) {\n  q[i] = 0;\n  for (j = 0; j < m; j++) {\n"
+    "    s[j] = s[j] + r[i] * A[i][j];\n    q[i] = q[i] + A[i][j] * p[j];\n  }\n}\n"
+)
+
+
+def _plan(model: PolyModel, values: dict[str, int], thresholds: dict[int, int]) -> LibraryPlan | None:
+    deps = relax(model, compute_dependences(model), find_reductions(model))
+    return plan_library(model, deps, find_idioms(model), values=values, thresholds=thresholds)
+
+
+def test_each_idiom_is_a_segment_of_its_own(model_of: ModelOf) -> None:
+    plan = _plan(model_of(BICG), {"n": 5000, "m": 4000}, {3: 0, 2: 4096**2})
+
+    assert plan is not None and plan.left == ()
+    assert [(sorted(s.statements), s.idiom and s.idiom.ROUTINE) for s in plan.segments] == [
+        (["S0"], None),
+        (["S1"], "gemv"),
+        (["S2"], "gemv"),
+    ]
+
+
+def test_idioms_too_small_at_the_assumed_values_stay_in_the_loops(model_of: ModelOf) -> None:
+    model = model_of(BICG)
+
+    plan = _plan(model, {"n": 2000, "m": 1900}, {3: 0, 2: 4096**2})
+
+    assert plan is not None and plan.segments == ()
+    assert [(idiom.statement, work) for idiom, work in plan.left] == [("S1", 3800000), ("S2", 3800000)]
+    assert [expected_work(idiom, {"n": 3, "m": 5}) for idiom in find_idioms(model)] == [15, 15]
+
+
+def test_a_cut_that_breaks_a_dependence_is_refused(model_of: ModelOf) -> None:
+    body = "for (i = 0; i < n; i++) {\n  t = z[i];\n  for (j = 0; j < m; j++)\n    y[i] += t * A[i][j] * x[j];\n}\n"
+
+    assert _plan(model_of(body), {"n": 10, "m": 10}, {3: 0, 2: 0}) is None
