@@ -13,7 +13,9 @@ to L2 (Ch. 3, Alg. 2).  Sizes are clamped to [``MIN_TILE``, extent]: a member
 without reuse still needs a tile long enough to amortize its loop, and a tile
 longer than the loop is the loop.  Finally the outermost parallel member keeps
 at least one tile per core, and so does every member of a band without one
-(its tiles run as a wavefront).
+(its tiles run as a wavefront).  For ``--l2tile`` the L1 tiles are grouped
+into L2 tiles: every member but the vector one scaled by the factor that makes
+the footprint fill L2, when that factor is at least 2.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class TileChoice:
     inner: int | None
     footprint: str
     root: float
+    outer: tuple[int, ...] = ()
 
     def describe(self) -> str:
         gamma = ", ".join(f"{g:.2g}" for g in self.gamma)
@@ -96,7 +99,28 @@ def choose_tile_sizes(
     for member in shared:
         if member not in fixed:
             sizes[member] = _per_core(sizes[member], extents[member], machine.cores)
-    return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root))
+    outer = _second_level(footprint, sizes, extents, machine, inner) if level == "L1" else ()
+    return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer)
+
+
+def _second_level(
+    footprint: TileFootprint, sizes: list[int], extents: Sequence[int | None], machine: Machine, inner: int | None
+) -> tuple[int, ...]:
+    """L1 tiles per member of an L2 tile: every member but the vector one scaled by the f
+    with footprint(f·sizes) = L2, floored; none when f < 2 (it would not pay)."""
+
+    def scaled(factor: float) -> list[float]:
+        return [size if member == inner else size * factor for member, size in enumerate(sizes)]
+
+    factor = math.floor(positive_root(lambda f: footprint.bytes(scaled(max(f, 1.0))), machine.l2))
+    if factor < 2:
+        return ()
+    counts = [1 if member == inner else factor for member in range(len(sizes))]
+    return tuple(_clamp(count, _tiles(extents[m], sizes[m])) for m, count in enumerate(counts))
+
+
+def _tiles(extent: int | None, size: int) -> int | None:
+    return None if extent is None else -(-extent // size)
 
 
 def _clamp(size: int, extent: int | None) -> int:

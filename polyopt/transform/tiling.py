@@ -98,19 +98,37 @@ def plan_tiling(
         choice = sizer(band) if sizer and options.default_size is None and len(given) < members else None
         default = options.default_size or FALLBACK_SIZE
         planned = given + list(choice.sizes[len(given) :] if choice else [default] * (members - len(given)))
-        sizes: list[int] = []
-        small = True
-        for member, size in enumerate(planned):
-            extent = member_extent(band, member)
-            if extent is not None and extent <= size:
-                size = max(extent, 1)
-            small = small and extent is not None and extent <= size * options.l2_factor
-            sizes.append(size)
+        extents = [member_extent(band, m) for m in range(members)]
+        sizes = tuple(_within(size, extent) for size, extent in zip(planned, extents, strict=True))
         reason = _reason(len(given), members, choice.describe() if choice else _fixed_reason(options))
-        wavefront = not any(parallel_outermost(band, m, dependences) for m in range(members))
-        outer = (options.l2_factor,) * members if options.second_level and not small and not wavefront else ()
-        chosen.append(TiledBand(path, tuple(sizes), reason, outer))
+        outer = _second_level(options, choice, band, sizes, extents, dependences)
+        chosen.append(TiledBand(path, sizes, reason, outer))
     return TilePlan(tuple(chosen))
+
+
+def _within(size: int, extent: int | None) -> int:
+    """A tile no longer than its loop (a loop with a known constant extent)."""
+    return size if extent is None else max(min(size, extent), 1)
+
+
+def _second_level(
+    options: TilingOptions,
+    choice: TileChoice | None,
+    band: isl.ScheduleNode,
+    sizes: tuple[int, ...],
+    extents: list[int | None],
+    dependences: isl.UnionMap,
+) -> tuple[int, ...]:
+    """Tiles per member of an L2 tile (the model's, else ``l2_factor``), or none: without
+    ``--l2tile``, where one L2 tile covers the band, or for a wavefront band."""
+    if not options.second_level:
+        return ()
+    factors = choice.outer if choice is not None else (options.l2_factor,) * len(sizes)
+    if not factors or all(e is not None and e <= s * f for e, s, f in zip(extents, sizes, factors, strict=True)):
+        return ()
+    if not any(parallel_outermost(band, m, dependences) for m in range(len(sizes))):
+        return ()
+    return factors
 
 
 def model_sizer(
