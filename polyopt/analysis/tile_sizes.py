@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from polyopt.analysis.footprint import TileFootprint
 from polyopt.machine import Machine
 
-INNER_VECTORS = 32  # vector registers' worth of elements in the innermost tile dimension
+INNER_VECTORS = 8  # vector registers' worth of elements in the innermost tile dimension
 MIN_TILE = 4
+L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, session 3)
+ALIGNMENT = 8  # elements per 64-byte line of doubles
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,13 @@ class TileChoice:
         )
 
 
+def tile_capacity(machine: Machine) -> tuple[str, int]:
+    """The cache share a tile's footprint may fill: L1, or ``L2_SHARE`` of L2 when larger."""
+    if machine.l2 // L2_SHARE > machine.l1:
+        return f"L2/{L2_SHARE}", machine.l2 // L2_SHARE
+    return "L1", machine.l1
+
+
 def positive_root(function: Callable[[float], float], target: float, high: float = 1 << 20) -> float:
     """The τ ≥ 0 where the increasing ``function`` reaches ``target`` (``high`` if it never does)."""
     low = 0.0
@@ -74,15 +83,17 @@ def choose_tile_sizes(
     machine: Machine,
     inner: int | None,
     parallel: int | None,
+    inner_size: int | None = None,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
-    ``inner`` the vector member (or None), ``parallel`` the outermost parallel member."""
+    ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
+    ``parallel`` the outermost parallel member."""
     reuse = footprint.reuse()
     most = max(reuse, default=0)
     gamma = tuple(r / most if most else 1.0 for r in reuse)
     fixed: dict[int, int] = {}
     if inner is not None:
-        length = INNER_VECTORS * max(1, machine.simd_bytes // footprint.element_bytes)
+        length = inner_size or INNER_VECTORS * max(1, machine.simd_bytes // footprint.element_bytes)
         fixed[inner] = _clamp(length, extents[inner])
 
     def sizes_at(tau: float) -> list[float]:
@@ -91,15 +102,18 @@ def choose_tile_sizes(
     def touched(tau: float) -> float:
         return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
 
-    level, capacity, root = "L1", machine.l1, math.floor(positive_root(touched, machine.l1))
+    level, capacity = tile_capacity(machine)
+    root = math.floor(positive_root(touched, capacity))
     if root < MIN_TILE and machine.l2 > machine.l1:
         level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))
-    sizes = [fixed.get(m, _clamp(max(MIN_TILE, math.floor(g * root)), extents[m])) for m, g in enumerate(gamma)]
+    sizes = [
+        fixed.get(m, _clamp(_aligned(max(MIN_TILE, math.floor(g * root))), extents[m])) for m, g in enumerate(gamma)
+    ]
     shared = [parallel] if parallel is not None else range(len(sizes))  # a wavefront shares out every member
     for member in shared:
         if member not in fixed:
             sizes[member] = _per_core(sizes[member], extents[member], machine.cores)
-    outer = _second_level(footprint, sizes, extents, machine, inner) if level == "L1" else ()
+    outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
     return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer)
 
 
@@ -121,6 +135,13 @@ def _second_level(
 
 def _tiles(extent: int | None, size: int) -> int | None:
     return None if extent is None else -(-extent // size)
+
+
+def _aligned(size: int) -> int:
+    """``size`` rounded down to whole cache lines of doubles (``ALIGNMENT``) once it spans one:
+    tiles that start on line boundaries neither split lines between threads nor misalign
+    the vector loop."""
+    return size - size % ALIGNMENT if size >= ALIGNMENT else size
 
 
 def _clamp(size: int, extent: int | None) -> int:

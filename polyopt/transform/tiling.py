@@ -139,7 +139,9 @@ def model_sizer(
     parameters: Mapping[str, int],
 ) -> Sizer:
     """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
-    vector member that Alg. 5 picks held at a long fixed size."""
+    member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
+    walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
+    gcc still streams, and often vectorizes, its stride-1 accesses)."""
 
     def size(band: isl.ScheduleNode) -> TileChoice | None:
         footprint = band_footprint(model, band, parameters)
@@ -150,7 +152,7 @@ def model_sizer(
         inner = None
         if not band_has_inner_band(band):
             vector = innermost_member(model, band, dependences, reductions)
-            inner = vector.member if vector.simd else None
+            inner = vector.member if vector.simd or vector.score().spatial else None
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         return choose_tile_sizes(footprint, extents, machine, inner, parallel)
 

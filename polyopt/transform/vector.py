@@ -46,6 +46,10 @@ class VectorLoop:
     scores: tuple[tuple[str, DimensionScore], ...]
     reductions: tuple[ReductionClause, ...] = ()
 
+    def score(self) -> DimensionScore:
+        """The chosen member's score."""
+        return next(score for name, score in self.scores if name == self.chosen)
+
     def describe(self) -> str:
         table = ", ".join(f"{name}: {score.score}" for name, score in self.scores)
         clauses = "".join(f" {clause.describe()}" for clause in self.reductions)

@@ -8,10 +8,19 @@ from fractions import Fraction
 import pytest
 
 from polyopt.analysis.footprint import AccessGroup, TileFootprint
-from polyopt.analysis.tile_sizes import MIN_TILE, choose_tile_sizes, positive_root
+from polyopt.analysis.tile_sizes import (
+    INNER_VECTORS,
+    L2_SHARE,
+    MIN_TILE,
+    choose_tile_sizes,
+    positive_root,
+    tile_capacity,
+)
 from polyopt.machine import Machine
 
-SEED_MACHINE = Machine(l1=32 * 1024, l2=1024 * 1024, l3=0, line=64, cores=1, simd_bytes=64, origin="test")
+# The seed's example: L1 = 32 KiB is the capacity (L2 / L2_SHARE is not larger), inner size 256.
+SEED_MACHINE = Machine(l1=32 * 1024, l2=256 * 1024, l3=0, line=64, cores=1, simd_bytes=64, origin="test")
+SEED_INNER = 256
 ONE, ZERO = Fraction(1), Fraction(0)
 
 
@@ -37,22 +46,23 @@ def test_the_seed_equation_has_root_15() -> None:
 
 
 def test_matmul_tiles_for_a_32k_l1() -> None:
-    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], SEED_MACHINE, inner=1, parallel=0)
+    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], SEED_MACHINE, inner=1, parallel=0, inner_size=SEED_INNER)
 
     assert choice.reuse == (1, 1, 2)
     assert choice.gamma == (0.5, 0.5, 1.0)
     # The seed's printed equation counts B's tile as 256·γi·τ; counting it as τk·τj = 256·τ
     # gives 0.5·τ² + 384·τ = 4096, root 10.52: (5, 256, 10) instead of (7, 256, 15).
-    assert choice.sizes == (5, 256, 10)
+    assert choice.root == 10 and choice.sizes == (5, 256, 8)  # 10 rounded down to a whole line of doubles
     assert choice.level == "L1"
     assert MATMUL.bytes(choice.sizes) <= SEED_MACHINE.l1
 
 
 def test_the_inner_size_is_a_multiple_of_the_vector_length() -> None:
     avx2 = Machine(32 * 1024, 1024 * 1024, 0, 64, 1, 32, "test")
+    length = INNER_VECTORS * 4  # doubles per 32-byte vector
 
-    assert choose_tile_sizes(MATMUL, [2000, 2300, 2600], avx2, inner=1, parallel=0).sizes[1] == 128
-    assert choose_tile_sizes(MATMUL, [2000, 100, 2600], avx2, inner=1, parallel=0).sizes[1] == 100
+    assert choose_tile_sizes(MATMUL, [2000, 2300, 2600], avx2, inner=1, parallel=0).sizes[1] == length
+    assert choose_tile_sizes(MATMUL, [2000, length // 2, 2600], avx2, inner=1, parallel=0).sizes[1] == length // 2
 
 
 def test_sizes_never_exceed_the_extent() -> None:
@@ -62,13 +72,13 @@ def test_sizes_never_exceed_the_extent() -> None:
 
 
 def test_l2_when_the_vector_rows_fill_l1() -> None:
-    tiny_l1 = Machine(4 * 1024, 1024 * 1024, 0, 64, 1, 64, "test")
+    tiny = Machine(4 * 1024, 32 * 1024, 0, 64, 1, 64, "test")
 
-    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], tiny_l1, inner=1, parallel=0)
+    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], tiny, inner=1, parallel=0, inner_size=SEED_INNER)
 
     assert choice.level == "L2"
     assert min(choice.sizes) >= MIN_TILE
-    assert MATMUL.bytes(choice.sizes) <= tiny_l1.l2
+    assert MATMUL.bytes(choice.sizes) <= tiny.l2
 
 
 def test_the_parallel_member_keeps_a_tile_per_core() -> None:
@@ -78,3 +88,16 @@ def test_the_parallel_member_keeps_a_tile_per_core() -> None:
     choice = choose_tile_sizes(square, [160, 2000], many, inner=None, parallel=0)
 
     assert choice.sizes[0] * many.cores <= 160
+
+
+def test_the_capacity_is_a_share_of_l2_when_larger_than_l1() -> None:
+    big_l2 = Machine(32 * 1024, 2048 * 1024, 0, 64, 1, 64, "test")
+
+    assert tile_capacity(big_l2) == (f"L2/{L2_SHARE}", 2048 * 1024 // L2_SHARE)
+    assert tile_capacity(SEED_MACHINE) == ("L1", 32 * 1024)
+
+
+def test_sizes_are_whole_cache_lines_of_doubles() -> None:
+    choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], SEED_MACHINE, inner=None, parallel=0)
+
+    assert all(size % 8 == 0 for size in choice.sizes if size >= 8)
