@@ -14,7 +14,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.contraction import Contraction, plan_contractions
-from polyopt.analysis.dependences import Dependences, carrying_loops, compute_dependences
+from polyopt.analysis.dependences import FLOW, Dependences, carrying_loops, compute_dependences
 from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.idioms import Idiom, find_idioms
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
@@ -147,7 +147,7 @@ def _transform(
     costing = model_costing(model, deps, options.scheduler, options.machine, parameters)
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler, costing)
     schedule, notes = schedule_region(model, deps, fusion, options.scheduler)
-    sizer = model_sizer(model, deps.full, reductions, options.machine, parameters)
+    sizer = model_sizer(model, deps.full, deps.union((FLOW,)), reductions, options.machine, parameters)
     tiles = plan_tiling(schedule, options.tiling, deps.full, sizer)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())

@@ -1,6 +1,6 @@
 """Reuse and footprint of a tile, from the access relations (seed 000, Sec. 4.3, Table 4.3).
 
-Public: ``AccessGroup``, ``TileFootprint``, ``band_footprint``.
+Public: ``AccessGroup``, ``TileFootprint``, ``band_footprint``, ``dependence_reuse``.
 
 A tile of a band spans τd values of each member d; the loops below the band run
 in full (their extent at the parameter values) and the loops above it are
@@ -175,6 +175,30 @@ def band_footprint(model: PolyModel, band: isl.ScheduleNode, parameters: Mapping
 
 
 Affine = tuple[tuple[Fraction, ...], tuple[Fraction, ...], Fraction]  # iterators, parameters, constant
+
+
+def dependence_reuse(band: isl.ScheduleNode, dependences: isl.UnionMap) -> tuple[int, ...]:
+    """Per member, the dependences inside the band whose distance along it stays within a
+    constant range other than {0}: values produced (or used) in one iteration and used again
+    a bounded number of iterations later, which a tile along the member keeps in cache
+    (producer-consumer reuse, as PolyDL's working sets count it, seed 001 Alg. 1).  In a
+    time-skewed stencil band this is the reuse along time, which no access alone shows."""
+    count = band.band_n_member()
+    domain = band.get_domain()
+    prefix = band.get_prefix_schedule_union_map()
+    inside = (
+        dependences.intersect_domain(domain).intersect_range(domain).intersect(prefix.apply_range(prefix.reverse()))
+    )
+    partial = isl.UnionMap.from_multi_union_pw_aff(band.band_get_partial_schedule())
+    found = [0] * count
+    for dependence in isl_util.maps_of(inside):
+        distances = isl.UnionMap.from_map(dependence).apply_domain(partial).apply_range(partial).deltas()
+        for distance in isl_util.sets_of(distances):
+            for member in range(count):
+                low, high = (isl_util.constant(bound) for bound in (distance.dim_min(member), distance.dim_max(member)))
+                if low is not None and high is not None and (low, high) != (0, 0):
+                    found[member] += 1
+    return tuple(found)
 
 
 def _affine(aff: isl.Aff) -> Affine:

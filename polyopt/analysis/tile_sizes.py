@@ -29,6 +29,7 @@ from polyopt.machine import Machine
 
 INNER_VECTORS = 8  # vector registers' worth of elements in the innermost tile dimension
 MIN_TILE = 4
+GAMMA_FLOOR = 0.5  # no member's tile below half the largest-reuse member's (measured, see module docstring)
 L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, session 3)
 ALIGNMENT = 8  # elements per 64-byte line of doubles
 
@@ -84,13 +85,17 @@ def choose_tile_sizes(
     inner: int | None,
     parallel: int | None,
     inner_size: int | None = None,
+    carried: Sequence[int] = (),
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
-    ``parallel`` the outermost parallel member."""
-    reuse = footprint.reuse()
+    ``parallel`` the outermost parallel member; ``carried`` adds reuse along dependences
+    (``dependence_reuse``) to the accesses' own."""
+    reuse = tuple(
+        own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
+    )
     most = max(reuse, default=0)
-    gamma = tuple(r / most if most else 1.0 for r in reuse)
+    gamma = tuple(max(r / most, GAMMA_FLOOR) if most else 1.0 for r in reuse)
     fixed: dict[int, int] = {}
     if inner is not None:
         length = inner_size or INNER_VECTORS * max(1, machine.simd_bytes // footprint.element_bytes)

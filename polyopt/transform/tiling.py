@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.footprint import band_footprint
+from polyopt.analysis.footprint import band_footprint, dependence_reuse
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
 from polyopt.machine import Machine
@@ -134,6 +134,7 @@ def _second_level(
 def model_sizer(
     model: PolyModel,
     dependences: isl.UnionMap,
+    flow: isl.UnionMap,
     reductions: tuple[Reduction, ...],
     machine: Machine,
     parameters: Mapping[str, int],
@@ -141,7 +142,8 @@ def model_sizer(
     """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
     member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
     walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
-    gcc still streams, and often vectorizes, its stride-1 accesses)."""
+    gcc still streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide
+    legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``)."""
 
     def size(band: isl.ScheduleNode) -> TileChoice | None:
         footprint = band_footprint(model, band, parameters)
@@ -154,7 +156,8 @@ def model_sizer(
             vector = innermost_member(model, band, dependences, reductions)
             inner = vector.member if vector.simd or vector.score().spatial else None
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
-        return choose_tile_sizes(footprint, extents, machine, inner, parallel)
+        carried = dependence_reuse(band, flow)
+        return choose_tile_sizes(footprint, extents, machine, inner, parallel, carried=carried)
 
     return size
 

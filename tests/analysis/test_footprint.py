@@ -11,7 +11,7 @@ from collections.abc import Callable
 import islpy as isl
 import pytest
 
-from polyopt.analysis.footprint import TileFootprint, band_footprint
+from polyopt.analysis.footprint import TileFootprint, band_footprint, dependence_reuse
 from polyopt.frontend.scop import Scop
 from polyopt.isl_util import at_parameters
 from polyopt.schedule_tree import band_nodes
@@ -132,3 +132,21 @@ def test_a_statement_that_does_not_run_along_a_member_has_no_reuse_there(scop_of
     footprint = band_footprint(kernel.model, band, PARAMETERS)
 
     assert footprint is not None and footprint.reuse() == (1, 1, 2)
+
+
+def test_flow_dependences_add_reuse_along_time_in_a_skewed_stencil(scop_of: Callable[[str], Scop]) -> None:
+    body = (
+        "for (t = 0; t < T; t++) {\n"
+        + TWO_LOOPS.format("B[i][j] = A[i][j - 1] + A[i][j] + A[i][j + 1];")
+        + TWO_LOOPS.format("A[i][j] = B[i][j];")
+        + "}\n"
+    )
+    kernel = _kernel(scop_of, body)
+    (_, band), *_ = band_nodes(kernel.isl_schedule())
+    footprint = band_footprint(kernel.model, band, PARAMETERS)
+
+    carried = dependence_reuse(band, kernel.deps.union(("flow",)))
+
+    # isl skews j by time; no access stays put along time, but A written at t is read at t + 1
+    assert footprint is not None
+    assert any(own == 0 and extra > 0 for own, extra in zip(footprint.reuse(), carried, strict=True))
