@@ -17,8 +17,17 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.emit.blas import BLAS2_THRESHOLD, BLAS_CHOICES, BLAS_THRESHOLD
-from polyopt.machine import SETTINGS, Machine, detect, load_target, parse_size, with_overrides
+from polyopt.emit.blas import BLAS_CHOICES
+from polyopt.machine import (
+    BLAS2_THRESHOLD,
+    BLAS_THRESHOLD,
+    SETTINGS,
+    Machine,
+    detect,
+    load_target,
+    parse_size,
+    with_overrides,
+)
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
@@ -119,8 +128,6 @@ def _options(flags: dict[str, Any]) -> Options:
             expand=not flags["no_expand"],
             assume_dead=dead,
             blas=flags["blas"],
-            blas_threshold=flags["blas_threshold"],
-            blas2_threshold=flags["blas2_threshold"],
             tiling=TilingOptions(
                 enabled=not flags["notile"],
                 sizes=sizes,
@@ -177,19 +184,19 @@ def _options(flags: dict[str, Any]) -> Options:
 )
 @click.option(
     "--blas-threshold",
+    "--blas3-threshold",
+    "blas3_threshold",
     type=click.IntRange(min=0),
-    default=BLAS_THRESHOLD,
-    show_default=True,
     metavar="N",
-    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time).",
+    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time); "
+    f"default: the target's, else {BLAS_THRESHOLD} (python -m polyopt.calibrate measures it).",
 )
 @click.option(
     "--blas2-threshold",
     type=click.IntRange(min=0),
-    default=BLAS2_THRESHOLD,
-    show_default=True,
     metavar="N",
-    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time).",
+    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time); "
+    f"default: the target's, else {BLAS2_THRESHOLD}.",
 )
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(

@@ -349,7 +349,7 @@ def _library_part(
     idioms = find_idioms(model)
     if not idioms:
         return None, ()
-    thresholds = {3: options.blas_threshold, 2: options.blas2_threshold}
+    thresholds = {3: options.machine.blas3_threshold, 2: options.machine.blas2_threshold}
     deps = relax(model, compute_dependences(model), find_reductions(model))
     plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
     if plan is None:
