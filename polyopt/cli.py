@@ -21,6 +21,7 @@ from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import (
     BLAS2_THRESHOLD,
     BLAS_THRESHOLD,
+    PARALLEL_WORK,
     SETTINGS,
     Machine,
     detect,
@@ -184,7 +185,6 @@ def _options(flags: dict[str, Any]) -> Options:
 )
 @click.option(
     "--blas-threshold",
-    "--blas3-threshold",
     "blas3_threshold",
     type=click.IntRange(min=0),
     metavar="N",
@@ -248,6 +248,13 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option("--cores", type=int, metavar="N", help="Cores the program runs on.")
 @click.option(
     "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
+)
+@click.option(
+    "--parallel-work",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Statement instances from which a parallel loop starts threads "
+    f"(default: the target's, else {PARALLEL_WORK}).",
 )
 @click.option(
     "--param",

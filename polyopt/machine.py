@@ -15,6 +15,7 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
     simd-bytes = 64   # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
     blas3-threshold = 16777216   # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
     blas2-threshold = 16777216   # M·N from which GEMV and GER calls pay
+    parallel-work = 16777216     # statement instances from which a parallel loop starts threads
 
 Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).
 A key that the file leaves out takes the detected value.  ``python -m polyopt.machine``
@@ -51,11 +52,16 @@ BLAS_THRESHOLD = 256**3  # seed 000 Sec. 4.4: M·N·K from which matrix-matrix r
 # (the machine was shared during the runs: differences under 10% are noise).  A first call pays
 # for waking OpenBLAS's threads; the calls win only from about 3000² up, and only in one orientation.
 BLAS2_THRESHOLD = 4096**2
-SETTINGS = ("l1", "l2", "l3", "line", "cores", "simd_bytes", "blas3_threshold", "blas2_threshold")
+# Statement instances from which a parallel region starts threads (an ``if`` clause evaluated at
+# run time): about 10 ms of work on one core; on the 2-core project VM the first parallel region
+# of a process costs 5 to 10 ms, and as much again when an idle core has to wake up.
+PARALLEL_WORK = 1 << 24
+SETTINGS = ("l1", "l2", "l3", "line", "cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")
 # the fields a target file or a flag may set
+_FLAGS = {"blas3_threshold": "--blas-threshold"}  # flags not named after their field
 _DETECTED = SETTINGS[:6]  # read off the machine; the thresholds are measured (polyopt.calibrate)
 _KEYS = {name.replace("_", "-"): name for name in SETTINGS}  # target file key -> field
-_COUNTS = ("cores", "simd_bytes", "blas3_threshold", "blas2_threshold")  # plain integers, not sizes
+_COUNTS = ("cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")  # plain integers, not sizes
 DEFAULTS = {
     "l1": 32 << 10,
     "l2": 1 << 20,
@@ -65,6 +71,7 @@ DEFAULTS = {
     "simd_bytes": 16,
     "blas3_threshold": BLAS_THRESHOLD,
     "blas2_threshold": BLAS2_THRESHOLD,
+    "parallel_work": PARALLEL_WORK,
 }
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -85,6 +92,7 @@ class Machine:
     origin: str  # where the numbers came from
     blas3_threshold: int = BLAS_THRESHOLD  # work (M·N·K) from which matrix-matrix routines pay
     blas2_threshold: int = BLAS2_THRESHOLD  # work (M·N) from which matrix-vector routines pay
+    parallel_work: int = PARALLEL_WORK  # statement instances from which a parallel region pays
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors (detected ...)``."""
@@ -93,7 +101,7 @@ class Machine:
         return (
             f"L1d {_binary(self.l1)}, L2 {_binary(self.l2)}, L3 {l3}, line {self.line} B, "
             f"{cores}, {self.simd_bytes}-byte vectors, BLAS from work {self.blas3_threshold} (level 3) "
-            f"and {self.blas2_threshold} (level 2) ({self.origin})"
+            f"and {self.blas2_threshold} (level 2), threads from {self.parallel_work} instances ({self.origin})"
         )
 
 
@@ -224,7 +232,7 @@ def with_overrides(machine: Machine, **values: int | None) -> Machine:
     given = {name: value for name, value in values.items() if value is not None}
     if not given:
         return machine
-    flags = ", ".join("--" + name.replace("_", "-") for name in given)
+    flags = ", ".join(_FLAGS.get(name, "--" + name.replace("_", "-")) for name in given)
     return dataclasses.replace(machine, **given, origin=f"{machine.origin} + overrides {flags}")
 
 

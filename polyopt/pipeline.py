@@ -317,7 +317,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
-    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model))
+    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model), options.machine.parallel_work)
     generated = generate(schedule, model.scop, setting.prefix, storage)
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     if contractions:

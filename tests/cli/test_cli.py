@@ -607,7 +607,8 @@ def test_report_prints_the_machine_once_before_the_regions(workdir: Path) -> Non
     machine = [line for line in lines if line.startswith("machine: ")]
     assert machine == [
         "machine: L1d 48 KiB, L2 1 MiB, L3 none, line 64 B, 4 cores, 32-byte vectors, "
-        "BLAS from work 1000 (level 3) and 7 (level 2) (target file my.target + overrides --l1, --blas2-threshold)"
+        "BLAS from work 1000 (level 3) and 7 (level 2), threads from 16777216 instances "
+        "(target file my.target + overrides --l1, --blas2-threshold)"
     ]
     assert lines.index(machine[0]) < next(i for i, line in enumerate(lines) if line.startswith("region 1 at in.c"))
 
