@@ -17,8 +17,18 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.emit.blas import BLAS2_THRESHOLD, BLAS_CHOICES, BLAS_THRESHOLD
-from polyopt.machine import SETTINGS, Machine, detect, load_target, parse_size, with_overrides
+from polyopt.emit.blas import BLAS_CHOICES
+from polyopt.machine import (
+    BLAS2_THRESHOLD,
+    BLAS_THRESHOLD,
+    PARALLEL_WORK,
+    SETTINGS,
+    Machine,
+    detect,
+    load_target,
+    parse_size,
+    with_overrides,
+)
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
@@ -119,8 +129,6 @@ def _options(flags: dict[str, Any]) -> Options:
             expand=not flags["no_expand"],
             assume_dead=dead,
             blas=flags["blas"],
-            blas_threshold=flags["blas_threshold"],
-            blas2_threshold=flags["blas2_threshold"],
             tiling=TilingOptions(
                 enabled=not flags["notile"],
                 sizes=sizes,
@@ -177,19 +185,18 @@ def _options(flags: dict[str, Any]) -> Options:
 )
 @click.option(
     "--blas-threshold",
+    "blas3_threshold",
     type=click.IntRange(min=0),
-    default=BLAS_THRESHOLD,
-    show_default=True,
     metavar="N",
-    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time).",
+    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time); "
+    f"default: the target's, else {BLAS_THRESHOLD} (python -m polyopt.calibrate measures it).",
 )
 @click.option(
     "--blas2-threshold",
     type=click.IntRange(min=0),
-    default=BLAS2_THRESHOLD,
-    show_default=True,
     metavar="N",
-    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time).",
+    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time); "
+    f"default: the target's, else {BLAS2_THRESHOLD}.",
 )
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
 @click.option(
@@ -241,6 +248,13 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option("--cores", type=int, metavar="N", help="Cores the program runs on.")
 @click.option(
     "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
+)
+@click.option(
+    "--parallel-work",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Statement instances from which a parallel loop starts threads "
+    f"(default: the target's, else {PARALLEL_WORK}).",
 )
 @click.option(
     "--param",

@@ -13,6 +13,9 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
     line = 64         # cache line bytes
     cores = 2
     simd-bytes = 64   # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
+    blas3-threshold = 16777216   # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
+    blas2-threshold = 16777216   # M·N from which GEMV and GER calls pay
+    parallel-work = 16777216     # statement instances from which a parallel loop starts threads
 
 Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).
 A key that the file leaves out takes the detected value.  ``python -m polyopt.machine``
@@ -37,10 +40,39 @@ from polyopt.diagnostics import Location, PolyoptError
 SYS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
 PROC_CPUINFO = Path("/proc/cpuinfo")
 
-SETTINGS = ("l1", "l2", "l3", "line", "cores", "simd_bytes")  # the fields a target file or a flag may set
+BLAS_THRESHOLD = 256**3  # seed 000 Sec. 4.4: M·N·K from which matrix-matrix routines are called
+# Matrix-vector work (M·N) from which GEMV and GER are called: 4096², where polyopt's own loops
+# start running in parallel.  Measured on the 2-core project VM (gcc 12 -O3 -march=native -fopenmp,
+# OpenBLAS 0.3.21 pthreads, 2 threads), one call per process as in a PolyBench run, median of 5
+# processes, against the loops polyopt emits (sequential, `omp simd reduction` or stride-1 inner j):
+# y += A*x, N x N:   N=1000: loops 0.22 ms, dgemv 0.39 ms; N=2000: 1.39 / 1.62 ms;
+#                    N=3000: 4.0 / 3.8 ms; N=4000: 8.7 / 6.2 ms; N=6000: 19.8 / 15.2 ms
+# y += A^T*x:        N=1000: 0.40 / 0.40 ms; N=2000: 1.95 / 2.13 ms; N=4000: 5.9 / 6.8 ms
+# A += x*y^T (dger): N=1000: 0.24 / 0.41 ms; N=2000: 1.82 / 1.90 ms; N=4000: 8.4 / 8.5 ms
+# (the machine was shared during the runs: differences under 10% are noise).  A first call pays
+# for waking OpenBLAS's threads; the calls win only from about 3000² up, and only in one orientation.
+BLAS2_THRESHOLD = 4096**2
+# Statement instances from which a parallel region starts threads (an ``if`` clause evaluated at
+# run time): about 10 ms of work on one core; on the 2-core project VM the first parallel region
+# of a process costs 5 to 10 ms, and as much again when an idle core has to wake up.
+PARALLEL_WORK = 1 << 24
+SETTINGS = ("l1", "l2", "l3", "line", "cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")
+# the fields a target file or a flag may set
+_FLAGS = {"blas3_threshold": "--blas-threshold"}  # flags not named after their field
+_DETECTED = SETTINGS[:6]  # read off the machine; the thresholds are measured (polyopt.calibrate)
 _KEYS = {name.replace("_", "-"): name for name in SETTINGS}  # target file key -> field
-_COUNTS = ("cores", "simd_bytes")  # plain integers; the other settings are sizes
-DEFAULTS = {"l1": 32 << 10, "l2": 1 << 20, "l3": 8 << 20, "line": 64, "cores": 1, "simd_bytes": 16}
+_COUNTS = ("cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")  # plain integers, not sizes
+DEFAULTS = {
+    "l1": 32 << 10,
+    "l2": 1 << 20,
+    "l3": 8 << 20,
+    "line": 64,
+    "cores": 1,
+    "simd_bytes": 16,
+    "blas3_threshold": BLAS_THRESHOLD,
+    "blas2_threshold": BLAS2_THRESHOLD,
+    "parallel_work": PARALLEL_WORK,
+}
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _SIZE = re.compile(r"(\d+)\s*(?:([KMG])(?:iB|B)?|B)?", re.IGNORECASE)
@@ -58,6 +90,9 @@ class Machine:
     cores: int  # cores the program may run on
     simd_bytes: int  # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
     origin: str  # where the numbers came from
+    blas3_threshold: int = BLAS_THRESHOLD  # work (M·N·K) from which matrix-matrix routines pay
+    blas2_threshold: int = BLAS2_THRESHOLD  # work (M·N) from which matrix-vector routines pay
+    parallel_work: int = PARALLEL_WORK  # statement instances from which a parallel region pays
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors (detected ...)``."""
@@ -65,7 +100,8 @@ class Machine:
         cores = f"{self.cores} core" + ("" if self.cores == 1 else "s")
         return (
             f"L1d {_binary(self.l1)}, L2 {_binary(self.l2)}, L3 {l3}, line {self.line} B, "
-            f"{cores}, {self.simd_bytes}-byte vectors ({self.origin})"
+            f"{cores}, {self.simd_bytes}-byte vectors, BLAS from work {self.blas3_threshold} (level 3) "
+            f"and {self.blas2_threshold} (level 2), threads from {self.parallel_work} instances ({self.origin})"
         )
 
 
@@ -145,7 +181,7 @@ def detect_from(cache_folder: Path, cpuinfo: Path) -> Machine:
     """The machine described by a ``/sys/.../cpu0/cache`` folder and a ``/proc/cpuinfo`` file, with
     the cores this process may run on; anything not found takes its value in ``DEFAULTS``."""
     found = _caches(cache_folder) | _vector_bytes(cpuinfo) | _core_count()
-    missing = [name for name in SETTINGS if name not in found]
+    missing = [name for name in _DETECTED if name not in found]
     origin = f"detected from {cache_folder} and {cpuinfo}"
     if missing:
         origin += f"; defaults for {', '.join(missing)}"
@@ -196,7 +232,7 @@ def with_overrides(machine: Machine, **values: int | None) -> Machine:
     given = {name: value for name, value in values.items() if value is not None}
     if not given:
         return machine
-    flags = ", ".join("--" + name.replace("_", "-") for name in given)
+    flags = ", ".join(_FLAGS.get(name, "--" + name.replace("_", "-")) for name in given)
     return dataclasses.replace(machine, **given, origin=f"{machine.origin} + overrides {flags}")
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.diagnostics import PolyoptError
-from polyopt.emit.blas import BLAS2_THRESHOLD, BLAS_CHOICES, BLAS_THRESHOLD
+from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import Machine, detect
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
@@ -32,15 +32,16 @@ class Options:
     ``assume_dead``: arrays not used after any region (``--assume-dead``), which
     may be contracted;
     ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the
-    work reaches ``blas_threshold`` (matrix-matrix routines: M·N·K) or ``blas2_threshold``
-    (matrix-vector routines: M·N);
+    work reaches the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or
+    ``blas2_threshold`` (matrix-vector routines: M·N);
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
     ``timeout``: seconds each attempt at a region may take before it is stopped and the
     region retried with simpler options (``--timeout``; see ``polyopt.budget``);
     ``machine``: the target machine for the cost models (``--target`` and ``--l1``, ``--l2``,
-    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``; detected by default, see ``polyopt.machine``);
+    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--blas-threshold``, ``--blas2-threshold``,
+    ``--parallel-work``; detected by default, see ``polyopt.machine``);
     ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
     (``--param NAME=VALUE``; see ``polyopt.frontend.params``).  Neither changes the code by itself,
     so both go with ``identity``.
@@ -53,8 +54,6 @@ class Options:
     expand: bool = True
     assume_dead: frozenset[str] = frozenset()
     blas: str = "auto"
-    blas_threshold: int = BLAS_THRESHOLD
-    blas2_threshold: int = BLAS2_THRESHOLD
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
@@ -67,8 +66,6 @@ class Options:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
         if self.blas not in BLAS_CHOICES:
             raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
-        if self.blas_threshold < 0 or self.blas2_threshold < 0:
-            raise PolyoptError("--blas-threshold and --blas2-threshold must be non-negative integers")
         if not (0 < self.timeout < math.inf):
             raise PolyoptError(f"the timeout must be a positive number of seconds, not {self.timeout:g}")
         if any(size < 1 for size in self.tiling.sizes):
@@ -92,6 +89,9 @@ _MACHINE_FIELDS = (
     ("line", "the cache line size (--line)", False),
     ("cores", "the number of cores (--cores)", False),
     ("simd_bytes", "the vector width in bytes (--simd-bytes)", False),
+    ("blas3_threshold", "the level-3 BLAS threshold (--blas-threshold)", True),
+    ("blas2_threshold", "the level-2 BLAS threshold (--blas2-threshold)", True),
+    ("parallel_work", "the work from which loops run in parallel (--parallel-work)", True),
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -317,7 +317,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
-    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model))
+    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model), options.machine.parallel_work)
     generated = generate(schedule, model.scop, setting.prefix, storage)
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     if contractions:
@@ -349,7 +349,7 @@ def _library_part(
     idioms = find_idioms(model)
     if not idioms:
         return None, ()
-    thresholds = {3: options.blas_threshold, 2: options.blas2_threshold}
+    thresholds = {3: options.machine.blas3_threshold, 2: options.machine.blas2_threshold}
     deps = relax(model, compute_dependences(model), find_reductions(model))
     plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
     if plan is None:

@@ -50,10 +50,13 @@ def test_parse_size_rejects(text: str) -> None:
         parse_size(text)
 
 
+BLAS_TEXT = "BLAS from work 16777216 (level 3) and 16777216 (level 2), threads from 16777216 instances (test)"
+
+
 def test_describe_is_one_line_with_binary_units() -> None:
-    assert SERVER.describe() == "L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors (test)"
+    assert SERVER.describe() == "L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors, " + BLAS_TEXT
     small = dataclasses.replace(SERVER, l1=48 << 10, l2=1280 << 10, l3=0, cores=1)
-    assert small.describe() == "L1d 48 KiB, L2 1280 KiB, L3 none, line 64 B, 1 core, 64-byte vectors (test)"
+    assert small.describe() == "L1d 48 KiB, L2 1280 KiB, L3 none, line 64 B, 1 core, 64-byte vectors, " + BLAS_TEXT
 
 
 # -- detection ---------------------------------------------------------------
@@ -160,7 +163,7 @@ def test_the_printed_target_reads_back_to_the_same_machine(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("l1 = 32K\nl4 = 3\n", 2, "unknown key 'l4' in the target file (keys: l1, l2, l3, line, cores, simd-bytes)"),
+        ("l1 = 32K\nl4 = 3\n", 2, "unknown key 'l4' in the target file (keys: l1, l2, l3, line, cores, simd-bytes, "),
         ("# header\n\nl2 = lots\n", 3, "bad value for 'l2': 'lots' is not a size"),
         ("cores = 2K\n", 1, "bad value for 'cores': '2K' is not a non-negative integer"),
         ("l1 32K\n", 1, "expected 'key = value' in the target file, not 'l1 32K'"),

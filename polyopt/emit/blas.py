@@ -27,18 +27,6 @@ import subprocess
 from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Syr2k, Syrk, Trmm
 from polyopt.emit.cast import CIf, CNode, CStmt
 
-BLAS_THRESHOLD = 256**3
-# Matrix-vector work (M·N) from which GEMV and GER are called: 4096², where polyopt's own loops
-# start running in parallel.  Measured on the 2-core project VM (gcc 12 -O3 -march=native -fopenmp,
-# OpenBLAS 0.3.21 pthreads, 2 threads), one call per process as in a PolyBench run, median of 5
-# processes, against the loops polyopt emits (sequential, `omp simd reduction` or stride-1 inner j):
-# y += A*x, N x N:   N=1000: loops 0.22 ms, dgemv 0.39 ms; N=2000: 1.39 / 1.62 ms;
-#                    N=3000: 4.0 / 3.8 ms; N=4000: 8.7 / 6.2 ms; N=6000: 19.8 / 15.2 ms
-# y += A^T*x:        N=1000: 0.40 / 0.40 ms; N=2000: 1.95 / 2.13 ms; N=4000: 5.9 / 6.8 ms
-# A += x*y^T (dger): N=1000: 0.24 / 0.41 ms; N=2000: 1.82 / 1.90 ms; N=4000: 8.4 / 8.5 ms
-# (the machine was shared during the runs: differences under 10% are noise).  A first call pays
-# for waking OpenBLAS's threads; the calls win only from about 3000² up, and only in one orientation.
-BLAS2_THRESHOLD = 4096**2
 BLAS_HELPER = "polyopt_blas_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"

@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``, ``PARALLEL_MIN_WORK``,
+Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``,
 ``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -18,7 +18,7 @@ A contracted array is printed as its scalar, which is private to every
 marked loop that uses it.
 
 A parallel loop starts threads only when its statements run at least
-``PARALLEL_MIN_WORK`` instances in all (``if(...)``, evaluated at run time
+``Storage.parallel_work`` instances in all (the machine's ``parallel_work``) (``if(...)``, evaluated at run time
 from the box around each statement's domain): starting a team costs more
 than a small loop gains (measured on this project's 2-core VM: 5 to 10 ms for
 the first parallel region of a process, and as much again when an idle core
@@ -36,6 +36,7 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.frontend.scop import Scop
+from polyopt.machine import PARALLEL_WORK
 from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
@@ -62,7 +63,6 @@ _INFIX = {
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
 _ATOM = 16
 SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
-PARALLEL_MIN_WORK = 1 << 24  # statement instances: about 10 ms of work on one core
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,7 @@ class Storage:
     sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
     scalars: dict[str, str] = field(default_factory=dict)
     extents: dict[str, tuple[isl.PwAff, ...]] = field(default_factory=dict)
+    parallel_work: int = PARALLEL_WORK
 
 
 @dataclass
@@ -102,6 +103,7 @@ class _Printer:
         self.prefix = prefix
         self.reductions = {r.statement: r for r in storage.reductions}
         self.scalars = storage.scalars
+        self.parallel_work = storage.parallel_work
         self.sections: dict[str, tuple[str, str]] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
@@ -196,12 +198,12 @@ class _Printer:
         return f"reduction({clause.op}:{clause.array})"
 
     def _enough_work(self, statements: set[str]) -> tuple[str, ...]:
-        """``if(...)``: run in parallel only for at least ``PARALLEL_MIN_WORK`` statement instances."""
+        """``if(...)``: run in parallel only for at least ``parallel_work`` statement instances."""
         if not statements <= set(self.extents):
             return ()
         terms = [" * ".join(f"(long)({e})" for e in self.extents[name]) for name in sorted(statements)]
         terms = [term for term in terms if term]
-        return (f"if({' + '.join(terms)} >= {PARALLEL_MIN_WORK}L)",) if terms else ()
+        return (f"if({' + '.join(terms)} >= {self.parallel_work}L)",) if terms else ()
 
     def _private(self, statements: set[str]) -> tuple[str, ...]:
         """``private(...)`` of the contracted scalars that ``statements`` use."""
