@@ -13,8 +13,8 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
     line = 64         # cache line bytes
     cores = 2
     simd-bytes = 64   # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
-    blas3-threshold = 16777216   # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
-    blas2-threshold = 16777216   # M·N from which GEMV and GER calls pay
+    blas3-threshold = 7077888    # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
+    blas2-threshold = 1048576    # M·N from which GEMV and GER calls pay
     parallel-work = 16777216     # statement instances from which a parallel loop starts threads
 
 Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).
@@ -40,18 +40,18 @@ from polyopt.diagnostics import Location, PolyoptError
 SYS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
 PROC_CPUINFO = Path("/proc/cpuinfo")
 
-BLAS_THRESHOLD = 256**3  # seed 000 Sec. 4.4: M·N·K from which matrix-matrix routines are called
-# Matrix-vector work (M·N) from which GEMV and GER are called: 4096², where polyopt's own loops
-# start running in parallel.  Measured on the 2-core project VM (gcc 12 -O3 -march=native -fopenmp,
-# OpenBLAS 0.3.21 pthreads, 2 threads), one call per process as in a PolyBench run, median of 5
-# processes, against the loops polyopt emits (sequential, `omp simd reduction` or stride-1 inner j):
-# y += A*x, N x N:   N=1000: loops 0.22 ms, dgemv 0.39 ms; N=2000: 1.39 / 1.62 ms;
-#                    N=3000: 4.0 / 3.8 ms; N=4000: 8.7 / 6.2 ms; N=6000: 19.8 / 15.2 ms
-# y += A^T*x:        N=1000: 0.40 / 0.40 ms; N=2000: 1.95 / 2.13 ms; N=4000: 5.9 / 6.8 ms
-# A += x*y^T (dger): N=1000: 0.24 / 0.41 ms; N=2000: 1.82 / 1.90 ms; N=4000: 8.4 / 8.5 ms
-# (the machine was shared during the runs: differences under 10% are noise).  A first call pays
-# for waking OpenBLAS's threads; the calls win only from about 3000² up, and only in one orientation.
-BLAS2_THRESHOLD = 4096**2
+# Work from which CBLAS calls are made, as `python -m polyopt.calibrate --runs 3` measured it on the
+# 2-core project VM on 2026-11-23 (gcc 12 -O3 -march=native -fopenmp, OpenBLAS 0.3.21 pthreads,
+# 2 threads, polyopt's own loops against the call, one call per fresh process, median of 3):
+# C += A*B, n^3:  n=128: loops 0.44 ms, call 0.50 ms; n=192: 0.90 / 0.83; n=256: 9.47 / 2.66;
+#                 n=384: 7.93 / 4.31; n=512: 19.3 / 9.08  -> 192^3 (the seed thesis says 256^3)
+# y += A*x, n^2:  n=512: 0.069 / 0.115 ms; n=1024: 0.47 / 0.36; n=2048: 2.57 / 1.40;
+#                 n=4096: 6.03 / 4.84; n=6144: 12.8 / 10.7  -> 1024^2
+# At 1024^2 the calls also won on PolyBench's LARGE atax, bicg, mvt, gemver and gesummv (2.34x -> 2.69x,
+# 5.78x -> 5.76x, 4.16x -> 4.98x, 2.27x -> 2.46x, 2.71x -> 5.94x over the original, median of 5), where an
+# earlier hand measurement against other loops had put the level-2 crossover near 3000^2.
+BLAS_THRESHOLD = 192**3
+BLAS2_THRESHOLD = 1024**2
 # Statement instances from which a parallel region starts threads (an ``if`` clause evaluated at
 # run time): about 10 ms of work on one core; on the 2-core project VM the first parallel region
 # of a process costs 5 to 10 ms, and as much again when an idle core has to wake up.

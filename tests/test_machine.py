@@ -50,7 +50,7 @@ def test_parse_size_rejects(text: str) -> None:
         parse_size(text)
 
 
-BLAS_TEXT = "BLAS from work 16777216 (level 3) and 16777216 (level 2), threads from 16777216 instances (test)"
+BLAS_TEXT = "BLAS from work 7077888 (level 3) and 1048576 (level 2), threads from 16777216 instances (test)"
 
 
 def test_describe_is_one_line_with_binary_units() -> None:

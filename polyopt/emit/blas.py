@@ -14,9 +14,8 @@ dimensions come from the arrays' declared row sizes
 (``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
 every call starts at the arrays' first element (the idioms' ranges start at 0).
 
-Level-2 calls (GEMV, GER) do not pay at PolyBench's LARGE sizes on the
-machine this project is measured on (see ``BLAS2_THRESHOLD``): atax, bicg,
-mvt, gesummv and gemver keep their loops there.
+The thresholds are the machine's (``polyopt.machine``; measured by
+``python -m polyopt.calibrate``).
 """
 
 from __future__ import annotations
