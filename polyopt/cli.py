@@ -166,7 +166,8 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option(
     "--no-expand",
     is_flag=True,
-    help="Do not expand scalars (a scalar rewritten in every iteration otherwise gets one element per iteration).",
+    help="Do not expand scalars (a scalar rewritten in every iteration otherwise gets one element per iteration) "
+    "nor keep them in the array elements they are stored to.",
 )
 @click.option(
     "--assume-dead",

@@ -30,6 +30,7 @@ from polyopt.frontend.scop import (
     Select,
     Statement,
     Var,
+    statement_names,
 )
 
 
@@ -93,6 +94,11 @@ class PolyModel:
 
     def all_writes(self) -> isl.UnionMap:
         return isl_util.union_of(self.writes.values(), isl.UnionMap.empty(self.param_space()))
+
+    def last_instances(self, instances: isl.UnionSet) -> isl.UnionSet:
+        """The instances among ``instances`` that run last in the original order (one per parameter value)."""
+        timing = self.schedule.get_map().intersect_domain(instances)
+        return timing.intersect_range(timing.range().lexmax()).domain()
 
     def section(self, array: str) -> tuple[isl.PwAff, isl.PwAff]:
         """First element and length of the part of 1-D ``array`` the region touches,
@@ -173,12 +179,6 @@ def _access(access: Access, space: isl.Space, domain: isl.Set) -> isl.Map:
     return relation.set_tuple_name(isl.dim_type.out, access.array).intersect_domain(domain)
 
 
-def _statement_names(node: Node) -> list[str]:
-    if isinstance(node, Loop):
-        return [name for child in node.body for name in _statement_names(child)]
-    return [node.name]
-
-
 def _schedule(nodes: tuple[Node, ...], domains: dict[str, isl.Set], scop: Scop) -> isl.Schedule:
     """The original order of ``nodes``: a sequence of their schedules."""
     return reduce(isl.Schedule.sequence, [_node_schedule(node, domains, scop) for node in nodes])
@@ -189,7 +189,7 @@ def _node_schedule(node: Node, domains: dict[str, isl.Set], scop: Scop) -> isl.S
         return isl.Schedule.from_domain(isl.UnionSet.from_set(domains[node.name]))
     inner = _schedule(node.body, domains, scop)
     partial: isl.UnionPwAff | None = None
-    for name in _statement_names(node):
+    for name in statement_names(node):
         domain = domains[name]
         value = isl_util.var(domain.get_space(), node.iterator)
         if node.direction < 0:

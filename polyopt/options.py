@@ -28,7 +28,8 @@ class Options:
     ``identity``: regenerate each region in its original order with no
     transformation (``--identity``); ``fusion``: ``--fuse`` policy;
     ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
-    ``expand``: expand scalars that serialize loops (``--no-expand`` clears it);
+    ``expand``: expand scalars that serialize loops and keep scalars in the elements they are stored
+    to (``--no-expand`` clears it);
     ``assume_dead``: arrays not used after any region (``--assume-dead``), which
     may be contracted;
     ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the

@@ -17,6 +17,7 @@ from polyopt.analysis.contraction import Contraction, plan_contractions
 from polyopt.analysis.dependences import FLOW, Dependences, carrying_loops, compute_dependences
 from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.idioms import Idiom, find_idioms
+from polyopt.analysis.inplace import InPlace, plan_in_place
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
@@ -39,6 +40,7 @@ from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
 from polyopt.transform.expansion import expand
 from polyopt.transform.fusion import FusionPlan, model_costing, plan_fusion, schedule_region
+from polyopt.transform.inplace import hold_in_place
 from polyopt.transform.library import plan_library
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
@@ -61,6 +63,7 @@ class Decisions:
     reductions: tuple[Reduction, ...] = ()
     expansions: Expansions = ()
     contractions: tuple[Contraction, ...] = ()
+    in_place: tuple[InPlace, ...] = ()
 
 
 NO_DECISIONS = Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), ())
@@ -203,6 +206,7 @@ def _report(
         notes=decisions.notes,
         reductions=tuple(reduction.describe() for reduction in decisions.reductions),
         expansions=tuple(expansion.describe() for expansion in decisions.expansions),
+        in_place=tuple(place.describe() for place in decisions.in_place),
         contractions=tuple(contraction.describe() for contraction in decisions.contractions),
         fusion_candidates=decisions.fusion.candidates if decisions.fusion else (),
     )
@@ -221,6 +225,8 @@ def _summary(options: Options, decisions: Decisions) -> str:
     parts = [f"fusion {decisions.fusion.policy}" if decisions.fusion else "original order"]
     if decisions.tiles.bands:
         parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in decisions.tiles.bands))
+    if decisions.in_place:
+        parts.append("kept " + ", ".join(dict.fromkeys(f"{p.scalar} in {p.text}" for p in decisions.in_place)))
     if decisions.expansions:
         parts.append("expanded " + ", ".join(e.scalar for e in decisions.expansions))
     if decisions.contractions:
@@ -262,6 +268,20 @@ def _within_budget(region: Region, scop: Scop, options: Options, setting: _Setti
     return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 
+def _in_place(
+    model: PolyModel, deps: Dependences, options: Options
+) -> tuple[PolyModel, Dependences, tuple[InPlace, ...]]:
+    """The region with scalars kept in the elements they are stored to (``polyopt.analysis.inplace``),
+    modelled again."""
+    if options.identity or not options.expand:
+        return model, deps, ()
+    places = plan_in_place(model, deps)
+    if not places:
+        return model, deps, ()
+    held = build_model(hold_in_place(model.scop, places), model.ctx)
+    return held, compute_dependences(held), places
+
+
 def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[PolyModel, Dependences, Expansions]:
     """The region with its scalars expanded (``polyopt.analysis.expansion``), modelled again."""
     if options.identity or not options.expand:
@@ -298,13 +318,14 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     """``scop`` scheduled, verified and generated (the whole pipeline without library calls)."""
     original = build_model(scop, ctx)
     original_deps = compute_dependences(original)
-    model, deps, expansions = _expanded(original, original_deps, options)
+    model, deps, places = _in_place(original, original_deps, options)
+    model, deps, expansions = _expanded(model, deps, options)
     schedule, decisions = model.schedule, NO_DECISIONS
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
     relaxed = relax(model, deps, reductions)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions, setting.values())
-        decisions = replace(decisions, expansions=expansions)
+        decisions = replace(decisions, expansions=expansions, in_place=places)
     warnings: tuple[str, ...] = ()
     try:
         _verify(model, schedule, relaxed, reductions)
@@ -407,6 +428,7 @@ def _merged_reports(reports: list[RegionReport]) -> RegionReport:
             "notes",
             "reductions",
             "expansions",
+            "in_place",
             "contractions",
             "fusion_candidates",
         )

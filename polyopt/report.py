@@ -44,6 +44,7 @@ class RegionReport:
     notes: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
     expansions: tuple[str, ...] = ()
+    in_place: tuple[str, ...] = ()
     contractions: tuple[str, ...] = ()
     library: tuple[str, ...] = ()
     fusion_candidates: tuple[str, ...] = ()
@@ -68,6 +69,7 @@ def format_report(report: RegionReport) -> str:
     for dep in report.dependences:
         carried = f"carried by {', '.join(dep.carried_by)}" if dep.carried_by else "loop-independent"
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
+    lines.extend(_section("scalars kept in the elements they are stored to", report.in_place))
     lines.extend(_section("expanded scalars", report.expansions))
     lines.extend(_section("reductions (may be reordered)", report.reductions))
     if report.fusion_candidates:

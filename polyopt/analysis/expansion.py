@@ -82,9 +82,7 @@ def _bounds(prefixes: isl.Set, depth: int) -> tuple[tuple[int, ...], tuple[isl.P
 
 def _last_write(model: PolyModel, writers: isl.UnionSet, depth: int) -> tuple[isl.PwAff, ...]:
     """Per common loop, its value at the last write in the original order (a function of the parameters)."""
-    timing = model.schedule.get_map().intersect_domain(writers)
-    latest = timing.range().lexmax()
-    last = timing.intersect_range(latest).domain()
+    last = model.last_instances(writers)
     values: list[isl.PwAff | None] = [None] * depth
     for instance in isl_util.sets_of(last):
         prefix = _prefix_set(instance, depth)

@@ -182,6 +182,13 @@ def _restricted_nodes(nodes: tuple[Node, ...], names: frozenset[str]) -> tuple[N
     return tuple(kept)
 
 
+def statement_names(node: Node) -> list[str]:
+    """The statements under ``node``, in textual order."""
+    if isinstance(node, Loop):
+        return [name for child in node.body for name in statement_names(child)]
+    return [node.name]
+
+
 def affine_names(expr: Affine | Condition) -> set[str]:
     """Names of the variables an affine expression or condition mentions."""
     if isinstance(expr, Var):

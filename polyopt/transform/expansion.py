@@ -1,6 +1,6 @@
 """Apply scalar expansions to a region: ``temp2`` becomes ``temp2_x[i][j]`` in every statement.
 
-Public: ``expand``.  The result is a new ``Scop`` (accesses and statement
+Public: ``expand``, ``replace_scalar``.  The result is a new ``Scop`` (accesses and statement
 bodies rewritten), modelled and analysed again like any region; the
 decision of what to expand is ``polyopt.analysis.expansion``'s.
 """
@@ -47,21 +47,19 @@ def _renamed(node: c_ast.Node, scalar: str, element: c_ast.Node) -> c_ast.Node:
     return node
 
 
-def _accesses(accesses: tuple[Access, ...], expansion: Expansion) -> tuple[Access, ...]:
-    return tuple(
-        Access(expansion.name, _subscripts(expansion)) if access.array == expansion.scalar else access
-        for access in accesses
-    )
+def _accesses(accesses: tuple[Access, ...], scalar: str, access: Access) -> tuple[Access, ...]:
+    return tuple(access if read_or_write.array == scalar else read_or_write for read_or_write in accesses)
 
 
-def _statement(statement: Statement, expansion: Expansion) -> Statement:
-    if not any(a.array == expansion.scalar for a in statement.reads + statement.writes):
+def replace_scalar(statement: Statement, scalar: str, access: Access, element: c_ast.Node) -> Statement:
+    """``statement`` with the scalar ``scalar`` replaced by the array element ``access``, printed ``element``."""
+    if not any(a.array == scalar for a in statement.reads + statement.writes):
         return statement
     return replace(
         statement,
-        reads=_accesses(statement.reads, expansion),
-        writes=_accesses(statement.writes, expansion),
-        body=_renamed(statement.body, expansion.scalar, _element(expansion)),
+        reads=_accesses(statement.reads, scalar, access),
+        writes=_accesses(statement.writes, scalar, access),
+        body=_renamed(statement.body, scalar, element),
     )
 
 
@@ -69,6 +67,8 @@ def expand(scop: Scop, expansions: tuple[Expansion, ...]) -> Scop:
     """``scop`` with each expansion's scalar replaced by its array."""
     statements = scop.statements
     for expansion in expansions:
-        statements = tuple(_statement(statement, expansion) for statement in statements)
+        access = Access(expansion.name, _subscripts(expansion))
+        element = _element(expansion)
+        statements = tuple(replace_scalar(s, expansion.scalar, access, element) for s in statements)
     names = frozenset(expansion.name for expansion in expansions)
     return replace(scop, statements=statements, identifiers=scop.identifiers | names)

@@ -1,0 +1,167 @@
+"""Accumulating in place: a scalar that carries one element's value from a load to a store is held in
+that element (seed 003's storage optimization, applied to seed 000 Sec. 5.3's false dependences).
+
+Public: ``InPlace``, ``plan_in_place``.
+
+ludcmp computes each element of ``A`` through the scalar ``w``::
+
+    w = A[i][j];                       // the load
+    for (k = 0; k < j; k++)
+      w -= A[i][k] * A[k][j];          // updates
+    A[i][j] = w / A[j][j];             // the store
+
+One memory cell serves every ``(i, j)``, so its anti and output dependences
+order all of them, where lu, which accumulates in ``A[i][j]`` itself, is
+free to be tiled and run in parallel.  The scalar ``s`` is replaced by the
+stored element ``X[g]`` from the load to the store when
+
+- the load (``s = e``, ``e`` not reading ``s``) and the store (``X[g] = f``,
+  ``f`` reading ``s``, not writing it) are statements of one loop body, and
+  every statement between them that touches ``s`` is an update of it
+  (``s += e'`` and the other reductions of ``polyopt.analysis.reductions``);
+- nothing between them, the store's right-hand side included, touches
+  ``X[g]`` of the same iteration of the loops around them (the load's
+  right-hand side may: it is read before the load writes);
+- no other statement reads a value of ``s`` written by the load or the
+  updates, and none of them is the last write of ``s`` in the region (the
+  value ``s`` keeps after it).
+
+Then ``X[g]`` holds what ``s`` held at every step and the store computes
+the same value.  A load or store that becomes ``X[g] = X[g]`` is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import islpy as isl
+from pycparser import c_ast, c_generator
+
+from polyopt import isl_util
+from polyopt.analysis.dependences import FLOW, Dependences
+from polyopt.analysis.reductions import find_reductions
+from polyopt.frontend.scop import Access, Loop, Node, Statement, StmtRef, statement_names
+from polyopt.model import PolyModel
+
+
+@dataclass(frozen=True)
+class InPlace:
+    """From ``load`` to ``store`` the scalar ``scalar`` is the element ``element`` that ``store``
+    writes (``text`` as C); ``between`` are the statements in between (the updates among them)."""
+
+    scalar: str
+    load: str
+    between: tuple[str, ...]
+    store: str
+    element: Access
+    text: str
+
+    @property
+    def statements(self) -> tuple[str, ...]:
+        return (self.load, *self.between, self.store)
+
+    def describe(self) -> str:
+        return f"{self.scalar} -> {self.text} from {self.load} to {self.store} (kept in the element it is stored to)"
+
+
+def _blocks(nodes: tuple[Node, ...]) -> Iterator[tuple[Node, ...]]:
+    """The region's top level and every loop body."""
+    yield nodes
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield from _blocks(node.body)
+
+
+def _mentions(statement: Statement, scalar: str) -> bool:
+    return any(access.array == scalar for access in statement.reads + statement.writes)
+
+
+def _loaded(statement: Statement) -> str | None:
+    """The scalar that ``statement`` sets without reading it (``s = e``), if it does."""
+    body = statement.body
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or len(statement.writes) != 1:
+        return None
+    (target,) = statement.writes
+    return target.array if not target.subscripts and not _mentions_read(statement, target.array) else None
+
+
+def _mentions_read(statement: Statement, scalar: str) -> bool:
+    return any(access.array == scalar for access in statement.reads)
+
+
+def _stores(statement: Statement, scalar: str) -> bool:
+    """Whether ``statement`` is ``X[g] = f`` with ``f`` reading ``scalar``."""
+    body = statement.body
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or len(statement.writes) != 1:
+        return False
+    (target,) = statement.writes
+    return bool(target.subscripts) and target.array != scalar and _mentions_read(statement, scalar)
+
+
+def _candidates(model: PolyModel) -> Iterator[tuple[str, str, tuple[str, ...], str]]:
+    """``(scalar, load, between, store)`` for each load followed in its loop body by updates of the
+    scalar and a store of it."""
+    updates = {(r.statement, r.array) for r in find_reductions(model)}
+    for block in _blocks(model.scop.tree):
+        for index, node in enumerate(block):
+            if not isinstance(node, StmtRef):
+                continue
+            scalar = _loaded(model.scop.statement(node.name))
+            if scalar is None:
+                continue
+            between: list[str] = []
+            for later in block[index + 1 :]:
+                if isinstance(later, StmtRef) and _stores(model.scop.statement(later.name), scalar):
+                    yield scalar, node.name, tuple(between), later.name
+                    break
+                names = statement_names(later)
+                touching = [n for n in names if _mentions(model.scop.statement(n), scalar)]
+                if any((name, scalar) not in updates for name in touching):
+                    break
+                between.extend(names)
+
+
+def _per_iteration(relation: isl.Map, depth: int) -> isl.Map:
+    """``relation`` from the first ``depth`` loops of its statement (comparable across statements)."""
+    count = relation.dim(isl.dim_type.in_)
+    return relation.project_out(isl.dim_type.in_, depth, count - depth).reset_tuple_id(isl.dim_type.in_)
+
+
+def _isolated(model: PolyModel, between: tuple[str, ...], store: str) -> bool:
+    """Whether nothing in ``between`` or on the store's right-hand side touches the stored element of
+    the same iteration."""
+    write = next(r for r in model.references if r.statement == store and r.is_write)
+    depth = write.relation.dim(isl.dim_type.in_)
+    stored = _per_iteration(write.relation, depth)
+    users = set(between) | {store}
+    return all(
+        _per_iteration(ref.relation, depth).intersect(stored).is_empty()
+        for ref in model.references
+        if ref.array == write.array and ref.statement in users and ref is not write
+    )
+
+
+def _dead_after(model: PolyModel, deps: Dependences, scalar: str, statements: tuple[str, ...]) -> bool:
+    """Whether the values of ``scalar`` written in ``statements`` are read by no other statement and
+    none of them is the region's last write of it."""
+    inside = set(statements)
+    if any(d.kind == FLOW and d.array == scalar and d.source in inside and d.sink not in inside for d in deps.items):
+        return False
+    last = model.last_instances(model.writes[scalar].domain())
+    mine = isl_util.union_of(
+        (isl.UnionSet.from_set(model.domains[name]) for name in statements), isl.UnionSet.empty(model.param_space())
+    )
+    return last.intersect(mine).is_empty()
+
+
+def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[InPlace, ...]:
+    """Every load-to-store range of ``model`` whose scalar can be kept in the stored element."""
+    found: list[InPlace] = []
+    for scalar, load, between, store in _candidates(model):
+        statements = (load, *between, store)
+        if _isolated(model, between, store) and _dead_after(model, deps, scalar, statements):
+            target = model.scop.statement(store)
+            text = c_generator.CGenerator().visit(target.body.lvalue)
+            found.append(InPlace(scalar, load, between, store, target.writes[0], text))
+    return tuple(found)

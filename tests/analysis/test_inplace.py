@@ -1,0 +1,95 @@
+"""Where ``polyopt.analysis.inplace`` keeps a scalar in the element it is stored to, and the rewritten
+statements (``polyopt.transform.inplace``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from pycparser import c_generator
+
+from polyopt.analysis.dependences import compute_dependences
+from polyopt.analysis.inplace import plan_in_place
+from polyopt.model import PolyModel
+from polyopt.transform.inplace import hold_in_place
+
+ModelOf = Callable[[str], PolyModel]
+
+LUDCMP = (
+    "for (i = 0; i < n; i++) {\n  for (j = 0; j < i; j++) {\n    w = A[i][j];\n"
+    "    for (k = 0; k < j; k++)\n      w -= A[i][k] * A[k][j];\n    A[i][j] = w / A[j][j];\n  }\n"
+    "  for (j = i; j < n; j++) {\n    w = A[i][j];\n    for (k = 0; k < i; k++)\n"
+    "      w -= A[i][k] * A[k][j];\n    A[i][j] = w;\n  }\n}\n"
+    "for (i = 0; i < n; i++) {\n  w = b[i];\n  for (j = 0; j < i; j++)\n    w -= A[i][j] * y[j];\n  y[i] = w;\n}\n"
+    "for (i = n - 1; i >= 0; i--) {\n  w = y[i];\n  for (j = i + 1; j < n; j++)\n    w -= A[i][j] * x[j];\n"
+    "  x[i] = w / A[i][i];\n}\n"
+)
+
+
+def _ranges(model_of: ModelOf, body: str) -> list[tuple[str, str, tuple[str, ...], str, str]]:
+    model = model_of(body)
+    places = plan_in_place(model, compute_dependences(model))
+    return [(p.scalar, p.load, p.between, p.store, p.text) for p in places]
+
+
+def test_ludcmp_keeps_w_in_a_and_y_but_not_in_its_last_range(model_of: ModelOf) -> None:
+    assert _ranges(model_of, LUDCMP) == [
+        ("w", "S0", ("S1",), "S2", "A[i][j]"),
+        ("w", "S3", ("S4",), "S5", "A[i][j]"),
+        ("w", "S6", ("S7",), "S8", "y[i]"),
+    ]
+
+
+def test_ludcmp_becomes_lu(model_of: ModelOf) -> None:
+    model = model_of(LUDCMP)
+    held = hold_in_place(model.scop, plan_in_place(model, compute_dependences(model)))
+    printer = c_generator.CGenerator()
+    bodies = {s.name: printer.visit(s.body) for s in held.statements}
+
+    assert bodies == {
+        "S1": "A[i][j] -= A[i][k] * A[k][j]",
+        "S2": "A[i][j] = A[i][j] / A[j][j]",
+        "S4": "A[i][j] -= A[i][k] * A[k][j]",
+        "S6": "y[i] = b[i]",
+        "S7": "y[i] -= A[i][j] * y[j]",
+        "S9": "w = y[i]",
+        "S10": "w -= A[i][j] * x[j]",
+        "S11": "x[i] = w / A[i][i]",
+    }
+    s7 = next(s for s in held.statements if s.name == "S7")
+    assert [a.array for a in s7.reads] == ["y", "A", "y"] and [a.array for a in s7.writes] == ["y"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the store reads its own element besides the scalar
+        "for (i = 0; i < n; i++) {\n  w = 0;\n  for (j = 0; j < n; j++)\n    w += B[i][j];\n"
+        "  z[i] = z[i] + w;\n}\nw = 1;\n",
+        # an update reads the stored element (j = i)
+        "for (i = 0; i < n; i++) {\n  w = 0;\n  for (j = 0; j < n; j++)\n    w += A[j][i] * z[j];\n"
+        "  z[i] = w;\n}\nw = 1;\n",
+        # another statement between load and store writes the stored element
+        "for (i = 0; i < n; i++) {\n  w = a[i];\n  z[i] = 2;\n  z[i] = w;\n}\nw = 1;\n",
+        # the scalar's value after the region is the last sum
+        "for (i = 0; i < n; i++) {\n  w = 0;\n  for (j = 0; j < n; j++)\n    w += B[i][j];\n  z[i] = w;\n}\n",
+        # a statement after the store reads the scalar
+        "for (i = 0; i < n; i++) {\n  w = a[i];\n  z[i] = w;\n  b[i] = w;\n}\nw = 1;\n",
+        # between the load and the store the scalar is set, not updated
+        "for (i = 0; i < n; i++) {\n  w = a[i];\n  w = w * w;\n  z[i] = w;\n}\nw = 1;\n",
+        # the load reads the scalar
+        "for (i = 0; i < n; i++) {\n  w = w + a[i];\n  z[i] = w;\n}\nw = 1;\n",
+    ],
+)
+def test_scalar_stays_where_the_element_is_not_free(model_of: ModelOf, body: str) -> None:
+    assert _ranges(model_of, body) == []
+
+
+def test_a_load_of_the_element_itself_and_a_plain_store_disappear(model_of: ModelOf) -> None:
+    body = "for (i = 0; i < n; i++) {\n  w = z[i];\n  for (j = 0; j < n; j++)\n    w += B[i][j];\n  z[i] = w;\n}\n"
+    body += "w = 1;\n"
+    model = model_of(body)
+    held = hold_in_place(model.scop, plan_in_place(model, compute_dependences(model)))
+
+    assert [s.name for s in held.statements] == ["S1", "S3"]
+    assert c_generator.CGenerator().visit(held.statements[0].body) == "z[i] += B[i][j]"
