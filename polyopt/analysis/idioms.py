@@ -578,7 +578,12 @@ def _zero(node: c_ast.Node) -> bool:
     """Whether ``node`` is the constant 0 (also cast, or in PolyBench's ``SCALAR_VAL``)."""
     if isinstance(node, c_ast.Cast):
         return _zero(node.expr)
-    if isinstance(node, c_ast.FuncCall) and _text(node.name) == "SCALAR_VAL" and len(node.args.exprs) == 1:
+    if (
+        isinstance(node, c_ast.FuncCall)
+        and _text(node.name) == "SCALAR_VAL"
+        and node.args
+        and len(node.args.exprs) == 1
+    ):
         return _zero(node.args.exprs[0])
     try:
         return isinstance(node, c_ast.Constant) and float(node.value.rstrip("fFlLuU")) == 0
