@@ -313,7 +313,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         warnings = (format_message(region.location, "warning", message),)
         model, deps, expansions, reductions = original, original_deps, (), ()
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
-    dead = options.assume_dead | region_dead_arrays(region)
+    dead = _dead_arrays(region, options)
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
@@ -328,6 +328,11 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         )
     report = _report(region, model, deps, schedule, decisions, setting)
     return _Part(generated, report, warnings, _summary(options, decisions))
+
+
+def _dead_arrays(region: Region, options: Options) -> frozenset[str]:
+    """The arrays whose values after the region do not matter (``--assume-dead`` and the region's pragmas)."""
+    return options.assume_dead | region_dead_arrays(region)
 
 
 def _context(options: Options) -> isl.Context:
@@ -360,7 +365,7 @@ def _library_part(
     if not plan.segments:
         return None, left
     inner = replace(options, blas="none")
-    dead = options.assume_dead | region_dead_arrays(region)
+    dead = _dead_arrays(region, options)
     parts: list[_Part] = []
     calls: list[str] = []
     for segment in plan.segments:
