@@ -334,7 +334,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         warnings = (format_message(region.location, "warning", message),)
         model, deps, expansions, reductions = original, original_deps, (), ()
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
-    dead = options.assume_dead | region_dead_arrays(region)
+    dead = _dead_arrays(region, options)
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}
@@ -349,6 +349,11 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         )
     report = _report(region, model, deps, schedule, decisions, setting)
     return _Part(generated, report, warnings, _summary(options, decisions))
+
+
+def _dead_arrays(region: Region, options: Options) -> frozenset[str]:
+    """The arrays whose values after the region do not matter (``--assume-dead`` and the region's pragmas)."""
+    return options.assume_dead | region_dead_arrays(region)
 
 
 def _context(options: Options) -> isl.Context:
@@ -381,12 +386,14 @@ def _library_part(
     if not plan.segments:
         return None, left
     inner = replace(options, blas="none")
+    dead = _dead_arrays(region, options)
     parts: list[_Part] = []
     calls: list[str] = []
     for segment in plan.segments:
         part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
         if segment.idiom is not None:
-            part, described = _library_segment(segment.idiom, part, scop, thresholds, setting)
+            tail = _tail(segment.idiom, model, dead, setting)
+            part, described = _library_segment(segment.idiom, part, tail, scop, thresholds, setting)
             calls.append(described)
         parts.append(part)
     code = tuple(node for part in parts for node in part.generated.code)
@@ -403,13 +410,20 @@ def _sizes(idiom: Idiom, scop: Scop, setting: _Setting) -> tuple[list[str], froz
     return sizes, helpers
 
 
+def _tail(idiom: Idiom, model: PolyModel, dead: frozenset[str], setting: _Setting) -> Generated:
+    """The code of ``idiom.tail`` in the original order, none when there is no tail or its array is dead."""
+    if idiom.tail is None or idiom.tail.array in dead:
+        return Generated((), frozenset())
+    return generate(model.schedule.intersect_domain(idiom.tail.instances), model.scop, setting.prefix)
+
+
 def _library_segment(
-    idiom: Idiom, part: _Part, scop: Scop, thresholds: dict[int, int], setting: _Setting
+    idiom: Idiom, part: _Part, tail: Generated, scop: Scop, thresholds: dict[int, int], setting: _Setting
 ) -> tuple[_Part, str]:
-    """``part`` (one idiom's segment) run by CBLAS when it pays, and the report line of the call."""
+    """``part`` (one idiom's segment) run by CBLAS after ``tail`` when it pays, and the report line of the call."""
     sizes, helpers = _sizes(idiom, scop, setting)
-    block = library_block(idiom, sizes, part.generated.code, thresholds[idiom.LEVEL])
-    used = part.generated.helpers | helpers | {BLAS_HELPER}
+    block = library_block(idiom, sizes, part.generated.code, thresholds[idiom.LEVEL], tail.code)
+    used = part.generated.helpers | tail.helpers | helpers | {BLAS_HELPER}
     return replace(part, generated=Generated((block,), frozenset(used))), idiom.describe(sizes, thresholds[idiom.LEVEL])
 
 

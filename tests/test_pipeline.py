@@ -19,6 +19,7 @@ from polyopt.transform.fusion import FusionPlan
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
+from tests.support import EXAMPLES
 
 ModelOf = Callable[[str], PolyModel]
 
@@ -202,3 +203,14 @@ def test_a_param_hint_changes_the_tile_sizes() -> None:
 
     assert sizes(6) != sizes(2000)
     assert sizes(6) == "band at [0]: sizes [6, 5]"  # the loops (j, i) at N = 6: no tile exceeds its loop
+
+
+def test_a_symm_call_leaves_its_accumulator_unless_it_is_dead() -> None:
+    text = (EXAMPLES / "symm.c").read_text()
+    tail = "temp2 += B[c2][(_PB_N - 1)] * A[(_PB_M - 1)][c2];"
+
+    live, _ = _region(optimize_text(text, "symm.c", Options(blas="cblas")))
+    dead, _ = _region(optimize_text(text, "symm.c", Options(blas="cblas", assume_dead=frozenset({"temp2"}))))
+
+    assert "cblas_dsymm" in live and "cblas_dsymm" in dead
+    assert tail in live and tail not in dead

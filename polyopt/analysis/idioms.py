@@ -1,8 +1,9 @@
-"""Idiom recognition on the polyhedral model: statements that a BLAS call computes (seed 000, Sec. 4.4).
+"""Idiom recognition on the polyhedral model: statements that BLAS calls compute (seed 000, Sec. 4.4).
 
-Public: ``Idiom``, ``Gemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``, ``Syr2k``, ``Trmm``, ``find_idioms``.
+Public: ``Tail``, ``Idiom``, ``Gemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``, ``Syr2k``, ``Trmm``, ``Symm``,
+``find_idioms``.
 
-A statement is an *update* ``T[..] += sum of terms`` (also ``-=``, ``T = T + ...``)
+One statement is an *update* ``T[..] += sum of terms`` (also ``-=``, ``T = T + ...``)
 when each term is a product of elements ``X[x][y]`` subscripted by loop
 iterators alone (unit stride, no offset) and of factors that read no array
 element and no iterator (``alpha``), and the terms do not read ``T``.  Which
@@ -21,19 +22,30 @@ BLAS routine computes it follows from the subscripts and the domain:
   original ``B``, as the in-place BLAS routine does): ``B = op(A) * B`` with a
   unit diagonal.
 
+Several statements form one idiom:
+
+- SYMM ``C = alpha * A * B + beta * C`` (``A`` symmetric) as PolyBench's symm computes
+  it, with four statements over ``0 <= r < M, 0 <= c < N``: a scalar accumulator
+  ``t = 0``; over exactly the strict triangle ``0 <= k < r`` (or ``r < k < M``),
+  ``C[k][c] += alpha * B[r][c] * A[r][k]`` and ``t += B[k][c] * A[r][k]``; then
+  ``C[r][c] = beta * C[r][c] + alpha * B[r][c] * A[r][r] + alpha * t``.  ``A`` is read
+  in one triangle only (``A[r][k]`` below the diagonal: the lower one; ``A[k][r]``: the
+  upper one), ``C`` is neither ``A`` nor ``B``, and the original order must compute the
+  product: each ``(r, c)`` starts its own accumulation and combines it before any
+  other one writes ``t``, and reads ``C[r][c]`` before the updates add to it.  The
+  accumulator's last value is left by the idiom's ``Tail``.
+
 Domains are compared with isl for equality (``isl_util.shaped``), and every
 range starts at 0, so the calls work on whole arrays from their first element.
-The match is on subscripts and domains, never on array names.  SYMM is not
-recognized: PolyBench's symm computes it with four statements (a scalar
-accumulator, two updates and a combination), which a one-statement match
-does not cover.
+The match is on subscripts, domains and the original order, never on array names.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, TypeVar
 
 import islpy as isl
 from pycparser import c_ast, c_generator
@@ -45,12 +57,24 @@ from polyopt.model import PolyModel
 
 
 @dataclass(frozen=True, eq=False)
-class Idiom:
-    """A statement that CBLAS computes: ``sizes`` are the call's sizes (named ``SIZE_NAMES``) as functions
-    of the parameters; the work that decides whether the call pays is the product of the sizes at ``WORK``."""
+class Tail:
+    """The ``instances`` of the idiom's statements that leave the temporary ``array`` (an accumulator the
+    calls do not compute) as the original program leaves it: run in the original order before the calls,
+    which change none of the elements they read."""
 
-    statement: str
+    array: str
+    instances: isl.UnionSet
+
+
+@dataclass(frozen=True, eq=False)
+class Idiom:
+    """Statements that CBLAS computes: ``sizes`` are the call's sizes (named ``SIZE_NAMES``) as functions
+    of the parameters; the work that decides whether the call pays is the product of the sizes at ``WORK``;
+    ``tail``, when the statements leave a temporary that the calls do not compute."""
+
+    statements: tuple[str, ...]
     sizes: tuple[isl.PwAff, ...]
+    tail: Tail | None = field(default=None, kw_only=True)
 
     ROUTINE: ClassVar[str]  # the CBLAS routine without its type letter: ``gemm`` for cblas_dgemm/cblas_sgemm
     LEVEL: ClassVar[int]  # the BLAS level: 3 for matrix-matrix, 2 for matrix-vector routines
@@ -69,7 +93,9 @@ class Idiom:
         with ``expected``, the work at the assumed parameter values, below the threshold."""
         named = ", ".join(f"{name} = {text}" for name, text in zip(self.SIZE_NAMES, sizes, strict=True))
         work = " * ".join(self.SIZE_NAMES[index] for index in self.WORK)
-        line = f"{self.statement}: cblas_?{self.ROUTINE} {self.formula()} ({named}) when {work} >= {threshold}"
+        line = (
+            f"{', '.join(self.statements)}: cblas_?{self.ROUTINE} {self.formula()} ({named}) when {work} >= {threshold}"
+        )
         return line if expected is None else f"{line}; left to the loops: {work} = {expected} at the assumed values"
 
 
@@ -205,6 +231,31 @@ class Trmm(Idiom):
         return f"{self.b} = {_t(self.a, self.trans)} * {self.b} ({self.a} unit {half} triangular)"
 
 
+@dataclass(frozen=True, eq=False)
+class Symm(Idiom):
+    """``C = alpha * A * B + beta * C`` with ``A`` M x M symmetric, only its ``lower`` (or upper) triangle
+    read, and ``B``, ``C`` M x N."""
+
+    c: str
+    a: str
+    b: str
+    lower: bool
+    alpha: str
+    beta: str
+
+    ROUTINE = "symm"
+    LEVEL = 3
+    SIZE_NAMES = ("M", "N")
+    WORK = (0, 0, 1)
+
+    def formula(self) -> str:
+        half = "lower" if self.lower else "upper"
+        return f"{self.c} = {self.alpha} * {self.a} * {self.b} + {self.beta} * {self.c} ({self.a} symmetric, {half})"
+
+
+_T = TypeVar("_T")
+
+
 @dataclass(frozen=True)
 class _Ref:
     """An element ``array[indices[0]][indices[1]]...`` subscripted by iterators alone."""
@@ -215,10 +266,18 @@ class _Ref:
 
 @dataclass(frozen=True)
 class _Term:
-    """``scale * refs[0] * refs[1] * ...``; ``scale`` is C text (``1.0`` when there is no other factor)."""
+    """``refs[0] * refs[1] * ...`` times the ``scalars`` (C text of the factors that read no array element
+    and no iterator), added when ``positive``, else subtracted."""
 
     refs: tuple[_Ref, ...]
-    scale: str
+    scalars: tuple[str, ...]
+    positive: bool = True
+
+    @property
+    def scale(self) -> str:
+        """The signed product of the scalars as C text (``1.0`` when there is none)."""
+        scale = " * ".join(f"({text})" for text in self.scalars) or "1.0"
+        return scale if self.positive else f"-({scale})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,6 +318,13 @@ def _ref(node: c_ast.Node, iterators: tuple[str, ...]) -> _Ref | None:
     return _Ref(node.name, tuple(indices)) if isinstance(node, c_ast.ID) and indices else None
 
 
+def _target(node: c_ast.Node, iterators: tuple[str, ...]) -> _Ref | None:
+    """The element that ``node`` (a left-hand side) names: an array element as for ``_ref``, or a scalar."""
+    if isinstance(node, c_ast.ID) and node.name not in iterators:
+        return _Ref(node.name, ())
+    return _ref(node, iterators)
+
+
 def _term(node: c_ast.Node, positive: bool, iterators: tuple[str, ...]) -> _Term | None:
     refs: list[_Ref] = []
     scalars: list[str] = []
@@ -270,8 +336,7 @@ def _term(node: c_ast.Node, positive: bool, iterators: tuple[str, ...]) -> _Term
         if ref is None:
             return None
         refs.append(ref)
-    scale = " * ".join(f"({text})" for text in scalars) or "1.0"
-    return _Term(tuple(refs), scale if positive else f"-({scale})")
+    return _Term(tuple(refs), tuple(scalars), positive)
 
 
 def _added(body: c_ast.Assignment) -> list[tuple[c_ast.Node, bool]] | None:
@@ -290,7 +355,7 @@ def _update(model: PolyModel, statement: Statement) -> _Update | None:
     body = statement.body
     if len(statement.writes) != 1 or not isinstance(body, c_ast.Assignment):
         return None
-    target = _ref(body.lvalue, statement.iterators)
+    target = _target(body.lvalue, statement.iterators)
     added = _added(body)
     if target is None or added is None:
         return None
@@ -305,18 +370,22 @@ def _reads_target(update: _Update) -> bool:
     return any(ref.array == update.target.array for term in update.terms for ref in term.refs)
 
 
-def _sized(update: _Update, constraints: str, names: dict[str, str], sized: tuple[str, ...]) -> tuple[isl.PwAff, ...]:
-    """The sizes of the iterators ``sized`` (keys of ``names``) when the domain is exactly ``constraints``,
+def _shaped(domain: isl.Set, constraints: str, names: dict[str, str], sizes: dict[str, isl.PwAff]) -> bool:
+    """Whether ``domain`` is exactly ``constraints`` (``isl_util.shaped``)."""
+    return isl_util.shaped(domain, constraints, names, sizes).is_equal(domain)
+
+
+def _sized(domain: isl.Set, constraints: str, names: dict[str, str], sized: tuple[str, ...]) -> tuple[isl.PwAff, ...]:
+    """The sizes of the iterators ``sized`` (keys of ``names``) when ``domain`` is exactly ``constraints``,
     where ``{X}`` stands for the size of ``{x}``; empty otherwise."""
-    sizes = {key.upper(): isl_util.size(update.domain, names[key]) for key in sized}
-    expected = isl_util.shaped(update.domain, constraints, names, sizes)
-    return tuple(sizes[key.upper()] for key in sized) if expected.is_equal(update.domain) else ()
+    sizes = {key.upper(): isl_util.size(domain, names[key]) for key in sized}
+    return tuple(sizes[key.upper()] for key in sized) if _shaped(domain, constraints, names, sizes) else ()
 
 
 def _box(update: _Update, names: dict[str, str]) -> tuple[isl.PwAff, ...]:
     """The sizes of the iterators in ``names`` when the domain is the box ``0 <= x < X`` over them."""
     constraints = " and ".join(f"0 <= {{{key}}} < {{{key.upper()}}}" for key in names)
-    return _sized(update, constraints, names, tuple(names))
+    return _sized(update.domain, constraints, names, tuple(names))
 
 
 def _product(term: _Term, first: tuple[str, ...], second: tuple[str, ...]) -> tuple[_Ref, _Ref] | None:
@@ -353,7 +422,7 @@ def _gemm(update: _Update) -> Gemm | None:
     if not sizes:
         return None
     trans_a, trans_b = first.indices == (k, r), second.indices == (c, k)
-    return Gemm(update.name, sizes, update.target.array, first.array, second.array, trans_a, trans_b, scale)
+    return Gemm((update.name,), sizes, update.target.array, first.array, second.array, trans_a, trans_b, scale)
 
 
 _TRIANGLES = {True: "0 <= {c} <= {r} < {N} and 0 <= {k} < {K}", False: "0 <= {r} <= {c} < {N} and 0 <= {k} < {K}"}
@@ -363,7 +432,7 @@ def _triangle(update: _Update, r: str, c: str, k: str) -> tuple[bool, tuple[isl.
     """Whether the domain is exactly the lower (``c <= r``) or the upper triangle of the target, and N, K."""
     for lower, constraints in _TRIANGLES.items():
         names = {"r": r, "c": c, "k": k, "n": r if lower else c}
-        sizes = _sized(update, constraints, names, ("n", "k"))
+        sizes = _sized(update.domain, constraints, names, ("n", "k"))
         if sizes:
             return lower, sizes
     return None
@@ -384,13 +453,13 @@ def _symmetric(update: _Update) -> Syrk | Syr2k | None:
         return None
     lower, sizes = triangle
     if len(found) == 1 and found[0][0].array == found[0][1].array:
-        return Syrk(update.name, sizes, update.target.array, found[0][0].array, lower, trans, found[0][2])
+        return Syrk((update.name,), sizes, update.target.array, found[0][0].array, lower, trans, found[0][2])
     if len(found) != 2 or found[0][2] != found[1][2]:
         return None
     (a, b, scale), (b2, a2, _) = found
     if a.array == b.array or (a.array, b.array) != (a2.array, b2.array):
         return None
-    return Syr2k(update.name, sizes, update.target.array, a.array, lower, trans, scale, b.array)
+    return Syr2k((update.name,), sizes, update.target.array, a.array, lower, trans, scale, b.array)
 
 
 def _gemv(update: _Update) -> Gemv | None:
@@ -409,7 +478,7 @@ def _gemv(update: _Update) -> Gemv | None:
         return None
     trans = matrix.indices == (k, a)
     shape = sizes[::-1] if trans else sizes
-    return Gemv(update.name, shape, update.target.array, matrix.array, vector.array, trans, update.terms[0].scale)
+    return Gemv((update.name,), shape, update.target.array, matrix.array, vector.array, trans, update.terms[0].scale)
 
 
 def _ger(update: _Update) -> Ger | None:
@@ -421,7 +490,19 @@ def _ger(update: _Update) -> Ger | None:
     if len(terms) != len(pairs) or r == c:
         return None
     sizes = _box(update, {"r": r, "c": c})
-    return Ger(update.name, sizes, update.target.array, terms) if sizes else None
+    return Ger((update.name,), sizes, update.target.array, terms) if sizes else None
+
+
+def _earlier(model: PolyModel, instances: isl.UnionSet) -> isl.UnionMap:
+    """Every pair of ``instances``, the first one before the second in the original order."""
+    order = model.schedule.get_map().intersect_domain(instances)
+    return order.lex_lt_union_map(order)
+
+
+def _read_first(write: isl.Map, read: isl.Map, earlier: isl.UnionMap) -> bool:
+    """Whether every instance of ``read`` reads its element before each instance of ``write`` writes it."""
+    same = isl.UnionMap.from_map(write.apply_range(read.reverse()))
+    return same.intersect(earlier).is_empty()
 
 
 def _reads_original(model: PolyModel, update: _Update) -> bool:
@@ -429,15 +510,8 @@ def _reads_original(model: PolyModel, update: _Update) -> bool:
     every write of that element by the statement (in the original order)."""
     references = [ref for ref in model.references if ref.statement == update.name and ref.array == update.target.array]
     write = next(ref.relation for ref in references if ref.is_write)
-    order = model.schedule.get_map().intersect_domain(isl.UnionSet.from_set(update.domain))
-    earlier = order.lex_lt_union_map(order)
-    for ref in references:
-        if ref.is_write or ref.relation.is_equal(write):
-            continue
-        same = isl.UnionMap.from_map(write.apply_range(ref.relation.reverse()))
-        if not same.intersect(earlier).is_empty():
-            return False
-    return True
+    earlier = _earlier(model, isl.UnionSet.from_set(update.domain))
+    return all(_read_first(write, ref.relation, earlier) for ref in references if not ref.relation.is_equal(write))
 
 
 _STRICT_TRIANGLES = {True: "0 <= {r} < {k} < {M} and 0 <= {c} < {N}", False: "0 <= {k} < {r} < {M} and 0 <= {c} < {N}"}
@@ -457,11 +531,238 @@ def _trmm(model: PolyModel, update: _Update) -> Trmm | None:
         return None
     names = {"r": r, "c": c, "k": k}
     for above, constraints in _STRICT_TRIANGLES.items():
-        sizes = _sized(update, constraints, {**names, "m": k if above else r, "n": c}, ("m", "n"))
+        sizes = _sized(update.domain, constraints, {**names, "m": k if above else r, "n": c}, ("m", "n"))
         if sizes and _reads_original(model, update):
             trans = pair[0].indices == (k, r)
-            return Trmm(update.name, sizes, update.target.array, pair[0].array, lower=above == trans, trans=trans)
+            return Trmm((update.name,), sizes, update.target.array, pair[0].array, lower=above == trans, trans=trans)
     return None
+
+
+_BOX = "0 <= {r} < {M} and 0 <= {c} < {N}"
+_HALVES = {True: "0 <= {k} < {r} < {M} and 0 <= {c} < {N}", False: "0 <= {r} < {k} < {M} and 0 <= {c} < {N}"}
+
+
+@dataclass(frozen=True)
+class _Combination:
+    """``target = beta * target + alpha * B[r][c] * A[r][r] + alpha * t`` (terms and factors in any order):
+    ``own`` is the term of the target, ``diagonal`` the product, ``alpha`` the factors of ``t``'s term."""
+
+    target: _Ref
+    own: _Term
+    diagonal: _Term
+    accumulator: str
+    alpha: tuple[str, ...]
+
+
+def _combination(statement: Statement, scalars: frozenset[str]) -> _Combination | None:
+    """``statement`` as a combination of one of the ``scalars`` (written in the region) into ``T[r][c]``."""
+    body = statement.body
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or len(statement.iterators) != 2:
+        return None
+    target = _ref(body.lvalue, statement.iterators)
+    if target is None or sorted(target.indices) != sorted(statement.iterators):
+        return None
+    terms = [_term(node, positive, statement.iterators) for node, positive in chain_operands(body.rvalue, "+")]
+    own = [t for t in terms if t is not None and t.positive and t.refs == (target,)]
+    diagonal = [t for t in terms if t is not None and t.positive and len(t.refs) == 2]
+    sums = [t for t in terms if t is not None and t.positive and not t.refs and len(scalars & set(t.scalars)) == 1]
+    if len(terms) != 3 or not len(own) == len(diagonal) == len(sums) == 1:
+        return None
+    (accumulator,) = scalars & set(sums[0].scalars)
+    alpha = list(sums[0].scalars)
+    alpha.remove(accumulator)
+    return _Combination(target, own[0], diagonal[0], accumulator, tuple(alpha))
+
+
+def _zero(node: c_ast.Node) -> bool:
+    """Whether ``node`` is the constant 0 (also cast, or in PolyBench's ``SCALAR_VAL``)."""
+    if isinstance(node, c_ast.Cast):
+        return _zero(node.expr)
+    if (
+        isinstance(node, c_ast.FuncCall)
+        and _text(node.name) == "SCALAR_VAL"
+        and node.args
+        and len(node.args.exprs) == 1
+    ):
+        return _zero(node.args.exprs[0])
+    try:
+        return isinstance(node, c_ast.Constant) and float(node.value.rstrip("fFlLuU")) == 0
+    except ValueError:
+        return False
+
+
+def _only(items: list[_T]) -> _T | None:
+    return items[0] if len(items) == 1 else None
+
+
+@dataclass(frozen=True)
+class _SymmStatements:
+    """The four statements of a SYMM: ``t = 0`` (``init``), ``t += B[k][c] * A[r][k]`` (``accumulate``),
+    ``C[k][c] += alpha * B[r][c] * A[r][k]`` (``update``) and the combination ``final`` of ``t`` into ``C[r][c]``."""
+
+    init: Statement
+    accumulate: _Update
+    update: _Update
+    final: Statement
+    combination: _Combination
+
+
+def _symm_statements(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> _SymmStatements | None:
+    """The statements of a SYMM whose combination is ``final``, found by the accumulator they share."""
+    scalars = frozenset(
+        ref.array for ref in model.references if ref.is_write and ref.relation.range().dim(isl.dim_type.set) == 0
+    )
+    combination = _combination(final, scalars)
+    if combination is None:
+        return None
+    t, (r, c) = combination.accumulator, combination.target.indices
+    users = {ref.statement for ref in model.references if ref.array == t}
+    accumulate = _only([u for u in updates.values() if u.target == _Ref(t, ())])
+    writers = [s for s in model.scop.statements if any(w.array == t for w in s.writes)]
+    init = _only([s for s in writers if accumulate is None or s.name != accumulate.name])
+    c_updates = [u for u in updates.values() if u.target.array == combination.target.array and u.name != final.name]
+    update = _only([u for u in c_updates if len(u.target.indices) == 2 and u.target.indices[1] == c])
+    if accumulate is None or update is None or init is None:
+        return None
+    body = init.body
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or not _zero(body.rvalue) or len(init.writes) != 1:
+        return None
+    if init.iterators != final.iterators or users != {init.name, accumulate.name, final.name} or r == c:
+        return None
+    return _SymmStatements(init, accumulate, update, final, combination)
+
+
+def _symm_operands(found: _SymmStatements) -> tuple[str, _Ref, str] | None:
+    """For a SYMM's statements: the reduction iterator ``k``, the element ``A[r][k]`` (or ``A[k][r]``)
+    that both updates read, and the array ``B``, when the diagonal term reads ``A[r][r]`` and ``B[r][c]``
+    and the three ``alpha`` are the same factors."""
+    r, c = found.combination.target.indices
+    accumulate, update = found.accumulate, found.update
+    if len(accumulate.iterators) != 3 or accumulate.iterators[:2] != found.final.iterators:
+        return None
+    k = accumulate.iterators[2]
+    if update.iterators != accumulate.iterators or update.target.indices != (k, c) or len(update.terms) != 1:
+        return None
+    pair = _product(accumulate.terms[0], (r, k), (k, c)) if len(accumulate.terms) == 1 else None
+    if pair is None or accumulate.terms[0].scale != "1.0" or pair[1].indices != (k, c):
+        return None
+    a, b = pair[0], pair[1].array
+    diagonal = (_Ref(a.array, (r, r)), _Ref(b, (r, c)))
+    if _product(update.terms[0], (r, k), (r, c)) != (a, _Ref(b, (r, c))):
+        return None
+    alpha = sorted(found.combination.alpha)
+    term, product = update.terms[0], _product(found.combination.diagonal, (r, r), (r, c))
+    if product != diagonal or not term.positive or sorted(term.scalars) != alpha:
+        return None
+    if sorted(found.combination.diagonal.scalars) != alpha or update.target.array in (a.array, b):
+        return None
+    return k, a, b
+
+
+def _same_key(model: PolyModel, statements: list[Statement], key: tuple[str, ...]) -> isl.UnionMap:
+    """The pairs of instances of ``statements`` with the same values of the iterators ``key``."""
+    keys = isl.UnionMap.empty(model.param_space())
+    for statement in statements:
+        text = f"{{ {statement.name}[{', '.join(statement.iterators)}] -> [{', '.join(key)}] }}"
+        projection = isl.Map.read_from_str(model.ctx, text).intersect_domain(model.domains[statement.name])
+        keys = keys.union(isl.UnionMap.from_map(projection))
+    return keys.apply_range(keys.reverse())
+
+
+def _instances(model: PolyModel, *statements: Statement | _Update) -> isl.UnionSet:
+    return isl_util.union_of(
+        (isl.UnionSet.from_set(model.domains[s.name]) for s in statements), isl.UnionSet.empty(model.param_space())
+    )
+
+
+def _accumulates(model: PolyModel, found: _SymmStatements, same: isl.UnionMap, earlier: isl.UnionMap) -> bool:
+    """Whether the combination of each key (``same``) reads the accumulator that ``init`` of its key set
+    and only the updates of its key added to: each key's accumulation starts and ends before the next one."""
+    init, accumulate, final = (_instances(model, s) for s in (found.init, found.accumulate, found.final))
+    steps = ((init, accumulate), (accumulate, final), (init, final))
+    if not all(same.intersect_domain(x).intersect_range(y).is_subset(earlier) for x, y in steps):
+        return False
+    writes = init.union(accumulate)
+    started = earlier.intersect_domain(init).intersect_range(writes).subtract(same)
+    between = started.apply_range(earlier.intersect_domain(writes).intersect_range(final))
+    return between.intersect(same).is_empty()
+
+
+def _last(model: PolyModel, found: _SymmStatements, same: isl.UnionMap) -> isl.UnionSet:
+    """The instances of ``init`` and ``accumulate`` of the last key: those that leave the accumulator's value."""
+    placed = model.schedule.get_map().intersect_domain(_instances(model, found.init))
+    last = placed.intersect_range(placed.range().lexmax()).domain()
+    return last.union(last.apply(same).intersect(_instances(model, found.accumulate)))
+
+
+def _invariant(model: PolyModel, texts: list[str]) -> bool:
+    """Whether the factors ``texts`` name nothing that the region writes."""
+    written = set(model.writes)
+    return not any(written & set(re.findall(r"[A-Za-z_]\w*", text)) for text in texts)
+
+
+def _reference(model: PolyModel, statement: str, array: str, is_write: bool) -> isl.Map:
+    return next(
+        ref.relation
+        for ref in model.references
+        if (ref.statement, ref.array, ref.is_write) == (statement, array, is_write)
+    )
+
+
+def _symm_shape(model: PolyModel, found: _SymmStatements, k: str) -> tuple[tuple[isl.PwAff, ...], bool] | None:
+    """M and N, and whether ``k`` runs below ``r``, when the combination and ``init`` run over exactly the box
+    ``0 <= r < M, 0 <= c < N`` and the two updates over exactly one strict triangle of ``k``."""
+    r, c = found.combination.target.indices
+    names = {"r": r, "c": c, "k": k, "m": r, "n": c}
+    sizes = _sized(model.domains[found.final.name], _BOX, names, ("m", "n"))
+    if not sizes:
+        return None
+    values = {"M": sizes[0], "N": sizes[1]}
+    if not _shaped(model.domains[found.init.name], _BOX, names, values):
+        return None
+    domains = (found.accumulate.domain, found.update.domain)
+    halves = [below for below, text in _HALVES.items() if all(_shaped(d, text, names, values) for d in domains)]
+    return (sizes, halves[0]) if halves else None
+
+
+def _symm_order(model: PolyModel, found: _SymmStatements) -> isl.UnionMap | None:
+    """The pairs of instances of the accumulator's statements with the same ``(r, c)``, when the original order
+    computes the product: each combination reads ``C[r][c]`` before the updates write it, and reads the
+    accumulator as its own ``(r, c)`` left it (``_accumulates``)."""
+    array = found.combination.target.array
+    earlier = _earlier(model, _instances(model, found.init, found.accumulate, found.update, found.final))
+    write = _reference(model, found.update.name, array, is_write=True)
+    if not _read_first(write, _reference(model, found.final.name, array, is_write=False), earlier):
+        return None
+    accumulate = model.scop.statement(found.accumulate.name)
+    same = _same_key(model, [found.init, accumulate, found.final], found.combination.target.indices)
+    return same if _accumulates(model, found, same, earlier) else None
+
+
+def _symm(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> Symm | None:
+    """SYMM: ``C = alpha * A * B + beta * C`` computed as PolyBench's symm does, with an accumulator ``t``
+    that each ``(r, c)`` sets to 0, adds ``B[k][c] * A[r][k]`` to over the strict triangle of ``k`` (below
+    ``r``: ``A``'s lower triangle; or above), and combines into ``C[r][c]``, while the update adds
+    ``alpha * B[r][c] * A[r][k]`` to ``C[k][c]`` after that combination."""
+    found = _symm_statements(model, final, updates)
+    operands = None if found is None else _symm_operands(found)
+    shape = None if found is None or operands is None else _symm_shape(model, found, operands[0])
+    if found is None or operands is None or shape is None:
+        return None
+    (k, a, b), (sizes, below) = operands, shape
+    combination, term = found.combination, found.update.terms[0]
+    if not _invariant(model, [*term.scalars, *combination.own.scalars]):
+        return None
+    same = _symm_order(model, found)
+    if same is None:
+        return None
+    names = {found.init.name, found.accumulate.name, found.update.name, final.name}
+    statements = tuple(s.name for s in model.scop.statements if s.name in names)
+    lower = (a.indices == combination.target.indices[:1] + (k,)) == below
+    tail = Tail(combination.accumulator, _last(model, found, same))
+    return Symm(
+        statements, sizes, combination.target.array, a.array, b, lower, term.scale, combination.own.scale, tail=tail
+    )
 
 
 _MATCHERS: tuple[Callable[[PolyModel, _Update], Idiom | None], ...] = (
@@ -473,13 +774,17 @@ _MATCHERS: tuple[Callable[[PolyModel, _Update], Idiom | None], ...] = (
 )
 
 
+def _single(model: PolyModel, update: _Update) -> Idiom | None:
+    """The idiom that the one statement ``update`` computes, if any."""
+    return next((idiom for matcher in _MATCHERS if (idiom := matcher(model, update)) is not None), None)
+
+
 def find_idioms(model: PolyModel) -> tuple[Idiom, ...]:
-    """Every statement of ``model`` that a BLAS routine computes, in source order."""
-    found: list[Idiom] = []
-    for statement in model.scop.statements:
-        update = _update(model, statement)
-        matches = () if update is None else (matcher(model, update) for matcher in _MATCHERS)
-        match = next((idiom for idiom in matches if idiom is not None), None)
-        if match is not None:
-            found.append(match)
-    return tuple(found)
+    """Every set of statements of ``model`` that a BLAS routine computes, in source order (of their first)."""
+    statements = model.scop.statements
+    updates = {s.name: update for s in statements if (update := _update(model, s)) is not None}
+    combined = [idiom for s in statements if (idiom := _symm(model, s, updates)) is not None]
+    taken = {name for idiom in combined for name in idiom.statements}
+    single = [idiom for name, u in updates.items() if name not in taken and (idiom := _single(model, u)) is not None]
+    order = {s.name: index for index, s in enumerate(statements)}
+    return tuple(sorted([*combined, *single], key=lambda idiom: order[idiom.statements[0]]))

@@ -5,7 +5,7 @@ Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``LINK_NOTE``,
 
 A call runs only when its work is large enough to pay (the product of the
 sizes at ``Idiom.WORK``: M·N·K for GEMM, N·N·K for SYRK and SYR2K, M·M·N for
-TRMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
+TRMM and SYMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
 ``BLAS2_THRESHOLD``; decided at run time since the sizes are parameters) and
 when its arrays hold the same floating-point type (``double``: ``cblas_d...``,
 ``float``: ``cblas_s...``; decided by the compiler with ``_Generic``);
@@ -13,6 +13,8 @@ otherwise the loops that polyopt generated for the statement run.  Leading
 dimensions come from the arrays' declared row sizes
 (``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
 every call starts at the arrays' first element (the idioms' ranges start at 0).
+An idiom's tail (SYMM's accumulator, left as the original leaves it) runs
+before its calls, which change nothing it reads.
 
 The thresholds are the machine's (``polyopt.machine``; measured by
 ``python -m polyopt.calibrate``).
@@ -23,7 +25,7 @@ from __future__ import annotations
 import functools
 import subprocess
 
-from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Syr2k, Syrk, Trmm
+from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
 from polyopt.emit.cast import CIf, CNode, CStmt
 
 BLAS_HELPER = "polyopt_blas_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
@@ -94,6 +96,9 @@ def _calls(idiom: Idiom, sizes: list[str]) -> list[tuple[str, list[str]]]:
         case Trmm():
             flags = ["CblasLeft", _uplo(idiom.lower), _trans(idiom.trans), "CblasUnit"]
             return [("trmm", [*flags, *sizes, "1.0", *_matrix(idiom.a), *_matrix(idiom.b)])]
+        case Symm():
+            operands = [*_matrix(idiom.a), *_matrix(idiom.b), idiom.beta, *_matrix(idiom.c)]
+            return [("symm", ["CblasLeft", _uplo(idiom.lower), *sizes, idiom.alpha, *operands])]
     raise TypeError(f"no CBLAS call for {type(idiom).__name__}")
 
 
@@ -106,9 +111,12 @@ def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
     return CStmt(f"cblas_{letter}{routine}({', '.join(['CblasRowMajor', *arguments])});")
 
 
-def library_block(idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int) -> CIf:
-    """The CBLAS calls for ``idiom`` (its sizes printed as C), or ``loops`` when they do not pay (the
-    work below ``threshold``) or the arrays are not all ``double`` or all ``float``."""
+def library_block(
+    idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int, tail: tuple[CNode, ...] = ()
+) -> CIf:
+    """The CBLAS calls for ``idiom`` (its sizes printed as C) after ``tail`` (the code of ``idiom.tail``),
+    or ``loops`` when they do not pay (the work below ``threshold``) or the arrays are not all ``double``
+    or all ``float``."""
     calls = _calls(idiom, sizes)
     elements = [element for _, arguments in calls for element in _elements(arguments)]
     kinds = [f"{BLAS_HELPER}({element})" for element in dict.fromkeys(elements)]
@@ -117,4 +125,4 @@ def library_block(idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], thre
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
     condition = f"{same_type} && {positive} && (long){work} >= {threshold}L"
     typed = [tuple(_statement(letter, routine, arguments) for routine, arguments in calls) for letter in "ds"]
-    return CIf(condition, (CIf(f"{kinds[0]} == 2", *typed),), loops)
+    return CIf(condition, (*tail, CIf(f"{kinds[0]} == 2", *typed)), loops)

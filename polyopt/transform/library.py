@@ -10,12 +10,14 @@ not made, they ran 1.3–2.5 times slower at LARGE sizes).  The call of an idiom
 that is cut out is still decided at run time.
 
 Each recognized idiom (``polyopt.analysis.idioms``) becomes a segment of its
-own, run as one call; the statements between them, in source order, form the other
-segments, each optimized like a region of its own.  Running the segments
-one after the other must respect every dependence (the products' own
+own, run as its calls: the statement it is, or all of them for an idiom of
+several statements (SYMM's four); the statements between them, in source order,
+form the other segments, each optimized like a region of its own.  Running the
+segments one after the other must respect every dependence (the products' own
 updates may be reordered: they are reductions; a TRMM reads only values from
-before its segment, which the idiom checks), which is checked on the
-schedule that runs each segment whole, in the original order inside it.
+before its segment, and a SYMM's statements compute the product in their
+original order, which the idioms check), which is checked on the schedule that
+runs each segment whole, in the original order inside it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from polyopt.schedule_tree import schedule_respects
 
 @dataclass(frozen=True)
 class Segment:
-    """Statements run together; ``idiom`` when the segment is one statement that a BLAS call computes."""
+    """Statements run together; ``idiom`` when the segment is the statements that BLAS calls compute."""
 
     statements: frozenset[str]
     idiom: Idiom | None = None
@@ -59,17 +61,20 @@ def expected_work(idiom: Idiom, values: Mapping[str, int]) -> int | None:
 
 
 def _segments(model: PolyModel, idioms: tuple[Idiom, ...]) -> list[Segment]:
-    by_statement = {idiom.statement: idiom for idiom in idioms}
+    """Each idiom's statements as a segment, where its first statement is; the other statements,
+    in source order, as segments between them."""
+    by_statement = {name: idiom for idiom in idioms for name in idiom.statements}
     segments: list[Segment] = []
     pending: list[str] = []
     for statement in model.scop.statements:
-        if statement.name in by_statement:
+        idiom = by_statement.get(statement.name)
+        if idiom is None:
+            pending.append(statement.name)
+        elif statement.name == idiom.statements[0]:
             if pending:
                 segments.append(Segment(frozenset(pending)))
                 pending = []
-            segments.append(Segment(frozenset({statement.name}), by_statement[statement.name]))
-        else:
-            pending.append(statement.name)
+            segments.append(Segment(frozenset(idiom.statements), idiom))
     if pending:
         segments.append(Segment(frozenset(pending)))
     return segments

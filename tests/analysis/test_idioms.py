@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import islpy as isl
 import pytest
 
 from polyopt import isl_util
@@ -28,7 +29,7 @@ def _product(update: str, order: str = "ijk") -> str:
 
 def _matches(model_of: ModelOf, body: str) -> list[tuple[str, str, str, str, bool, bool, str]]:
     gemms = [idiom for idiom in find_idioms(model_of(body)) if isinstance(idiom, Gemm)]
-    return [(g.statement, g.c, g.a, g.b, g.trans_a, g.trans_b, g.alpha) for g in gemms]
+    return [(", ".join(g.statements), g.c, g.a, g.b, g.trans_a, g.trans_b, g.alpha) for g in gemms]
 
 
 def _size(idiom: Idiom, index: int) -> str:
@@ -42,7 +43,12 @@ def _size(idiom: Idiom, index: int) -> str:
 def _found(model_of: ModelOf, body: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
     """Each idiom as (statement, routine, formula, sizes)."""
     return [
-        (idiom.statement, idiom.ROUTINE, idiom.formula(), tuple(_size(idiom, i) for i in range(len(idiom.sizes))))
+        (
+            ", ".join(idiom.statements),
+            idiom.ROUTINE,
+            idiom.formula(),
+            tuple(_size(idiom, i) for i in range(len(idiom.sizes))),
+        )
         for idiom in find_idioms(model_of(body))
     ]
 
@@ -142,7 +148,14 @@ SUITE = {
         ("S2", "gemv", "tmp += 1.0 * A * x", ("_PB_N", "_PB_N")),
         ("S3", "gemv", "y += 1.0 * B * x", ("_PB_N", "_PB_N")),
     ],
-    "symm": [],  # four statements with a scalar accumulator: not one update
+    "symm": [
+        (
+            "S0, S1, S2, S3",
+            "symm",
+            "C = (alpha) * A * B + (beta) * C (A symmetric, lower)",
+            ("_PB_M", "_PB_N"),
+        )
+    ],
     "doitgen": [],  # a 3-D array
     "lu": [],  # the operands are the output
 }
@@ -280,3 +293,89 @@ def test_report_line_of_an_idiom_left_to_the_loops(model_of: ModelOf) -> None:
     line = idiom.describe(["m", "n"], 100, expected=60)
 
     assert line.endswith("when M * N >= 100; left to the loops: M * N = 60 at the assumed values")
+
+
+SYMM = (
+    "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++) {{\n    t = 0;\n    for (k = 0; k < i; k++) {{\n"
+    "      {update}\n      {accumulate}\n    }}\n    {final}\n  }}\n"
+)
+UPDATE = "C[k][j] += alpha * B[i][j] * A[i][k];"
+ACCUMULATE = "t += B[k][j] * A[i][k];"
+FINAL = "C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * t;"
+
+
+def _symm(update: str = UPDATE, accumulate: str = ACCUMULATE, final: str = FINAL) -> str:
+    return SYMM.format(update=update, accumulate=accumulate, final=final)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (_symm(), "C = (alpha) * A * B + (beta) * C (A symmetric, lower)"),
+        (_symm(update=ACCUMULATE, accumulate=UPDATE), "C = (alpha) * A * B + (beta) * C (A symmetric, lower)"),
+        (
+            _symm(
+                "C[k][j] = C[k][j] + B[i][j] * A[i][k] * alpha;",
+                "t = t + A[i][k] * B[k][j];",
+                "C[i][j] = alpha * t + A[i][i] * alpha * B[i][j] + C[i][j] * beta;",
+            ),
+            "C = (alpha) * A * B + (beta) * C (A symmetric, lower)",
+        ),  # terms and factors reordered
+        (
+            _symm(
+                final="C[i][j] = C[i][j] + 2 * B[i][j] * A[i][i] + t * 2;", update="C[k][j] += 2 * B[i][j] * A[i][k];"
+            ),
+            "C = (2) * A * B + 1.0 * C (A symmetric, lower)",
+        ),
+        (
+            _symm("C[k][j] += alpha * B[i][j] * A[k][i];", "t += B[k][j] * A[k][i];"),
+            "C = (alpha) * A * B + (beta) * C (A symmetric, upper)",
+        ),  # A's upper triangle, read as A[k][i] with k < i
+        (
+            _symm()
+            .replace("i = 0; i < m; i++", "i = m - 1; i >= 0; i--")
+            .replace("k = 0; k < i;", "k = i + 1; k < m;"),
+            "C = (alpha) * A * B + (beta) * C (A symmetric, upper)",
+        ),  # the upper triangle from the last row up
+    ],
+)
+def test_symm_with_its_accumulator(model_of: ModelOf, body: str, expected: str) -> None:
+    ((statements, routine, formula, sizes),) = _found(model_of, body)
+
+    assert (statements, routine, formula, sizes) == ("S0, S1, S2, S3", "symm", expected, ("m", "n"))
+
+
+def test_symm_tail_is_the_last_accumulation(model_of: ModelOf) -> None:
+    (idiom,) = find_idioms(model_of(_symm()))
+
+    assert idiom.tail is not None and idiom.tail.array == "t"
+    expected = "[m, n] -> { S0[m - 1, n - 1] : m > 0 and n > 0; S2[m - 1, n - 1, k] : n > 0 and 0 <= k < m - 1 }"
+    assert idiom.tail.instances.is_equal(isl.UnionSet(expected))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _symm().replace("t = 0;", "t = 1;"),  # not reset to 0
+        "for (i = 0; i < m; i++) {\n  t = 0;\n"
+        + _symm().split("\n", 1)[1].replace("    t = 0;\n", "")
+        + "}\n",  # reset once per row
+        _symm()
+        .replace("    t = 0;\n", "")
+        .replace("    }\n    C[i][j]", "    }\n    t = 0;\n    C[i][j]"),  # reset late
+        _symm().replace("k = 0; k < i;", "k = 0; k < i - 1;"),  # not the whole triangle
+        _symm().replace("k = 0; k < i;", "k = 1; k < i;"),
+        _symm(accumulate="t += B[k][j] * A[k][i];"),  # A read from both triangles
+        _symm(final=FINAL.replace("A[i][i]", "A[j][i]")),  # not the diagonal
+        _symm(update=UPDATE.replace("alpha", "beta")),  # two different alphas
+        _symm(update="B[k][j] += alpha * B[i][j] * A[i][k];", final=FINAL.replace("C", "B")),  # C is B
+        _symm(update="A[k][j] += alpha * B[i][j] * A[i][k];", final=FINAL.replace("C", "A")),  # C is A
+        _symm(accumulate="t += B[k][j] * A[i][2 * k];"),  # not unit stride
+        _symm(accumulate="t += B[k][j] * A[i][k] * 2;"),  # a scaled accumulation
+        _symm().replace("k = 0; k < i;", "k = i + 1; k < m;"),  # the updates reach C[i][j] before it is combined
+        _symm(final=FINAL.replace("beta", "t")),  # the accumulator as a factor of C
+        _symm() + "s = t;\n",  # the accumulator read elsewhere
+    ],
+)
+def test_non_symm_left_alone(model_of: ModelOf, body: str) -> None:
+    assert all(idiom.ROUTINE != "symm" for idiom in find_idioms(model_of(body)))

@@ -5,7 +5,7 @@ small programs run the calls (linked with OpenBLAS, installed by ``.ci/run``); e
 is compared with the original's within the reassociation tolerance, and the run with
 ``--blas=none --no-reassociate`` exactly.  ``B`` is copied into ``y`` so that the output
 shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
-dimensions differ from the sizes.
+dimensions differ from the sizes.  The SYMM cases leave their accumulator ``t`` live, printed after the region.
 """
 
 from __future__ import annotations
@@ -22,6 +22,13 @@ PRODUCT = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    for (k = 0; k
 MATRIX = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    "
 TRIANGLE = "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j <= i; j++)\n      "
 STRICT = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    for (k = i + 1; k < M; k++)\n      "
+SYMM = (
+    "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++) {{\n    t = 0;\n    for (k = 0; k < i; k++) {{\n"
+    "      {update}\n      {accumulate}\n    }}\n"
+    "    B[i][j] = 0.5 * B[i][j] + 1.5 * C[i][j] * A[i][i] + 1.5 * t;\n  }}\n"
+)
+SYMM_UPDATE = "B[k][j] += 1.5 * C[i][j] * A[i][k];"
+SYMM_ACCUMULATE = "t += C[k][j] * A[i][k];"
 CASES: dict[str, Case] = {
     "gemm": Case("double", PRODUCT + "      B[i][j] += A[i][k] * A[k][j];\n" + SHOW, "cblas_dgemm"),
     "gemm-transposed-a": Case("double", PRODUCT + "      B[i][j] += 0.5 * A[k][i] * A[k][j];\n" + SHOW, "CblasTrans"),
@@ -69,6 +76,20 @@ CASES: dict[str, Case] = {
         "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++) {\n    for (k = i + 1; k < M; k++)\n"
         "      B[i][j] += A[k][i] * B[k][j];\n    B[i][j] = 1.5 * B[i][j];\n  }\n" + SHOW,
         "cblas_dtrmm",
+    ),
+    "symm": Case("double", SYMM.format(update=SYMM_UPDATE, accumulate=SYMM_ACCUMULATE) + SHOW, "CblasLeft, CblasLower"),
+    "ssymm": Case(
+        "float",
+        SYMM.format(update=SYMM_ACCUMULATE, accumulate="B[k][j] = B[k][j] + A[i][k] * C[i][j] * 1.5;") + SHOW,
+        "cblas_ssymm",
+    ),  # the updates in the other order, factors reordered
+    "symm-upper": Case(
+        "double",
+        SYMM.format(update=SYMM_UPDATE, accumulate=SYMM_ACCUMULATE)
+        .replace("i = 0; i < M; i++", "i = M - 1; i >= 0; i--")
+        .replace("k = 0; k < i;", "k = i + 1; k < M;")
+        + SHOW,
+        "cblas_dsymm(CblasRowMajor, CblasLeft, CblasUpper",
     ),
 }
 FORCED = ("--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0")

@@ -41,7 +41,7 @@ def test_idioms_too_small_at_the_assumed_values_stay_in_the_loops(model_of: Mode
     plan = _plan(model, {"n": 2000, "m": 1900}, {3: 0, 2: 4096**2})
 
     assert plan is not None and plan.segments == ()
-    assert [(idiom.statement, work) for idiom, work in plan.left] == [("S1", 3800000), ("S2", 3800000)]
+    assert [(idiom.statements, work) for idiom, work in plan.left] == [(("S1",), 3800000), (("S2",), 3800000)]
     assert [expected_work(idiom, {"n": 3, "m": 5}) for idiom in find_idioms(model)] == [15, 15]
 
 
@@ -49,3 +49,26 @@ def test_a_cut_that_breaks_a_dependence_is_refused(model_of: ModelOf) -> None:
     body = "for (i = 0; i < n; i++) {\n  t = z[i];\n  for (j = 0; j < m; j++)\n    y[i] += t * A[i][j] * x[j];\n}\n"
 
     assert _plan(model_of(body), {"n": 10, "m": 10}, {3: 0, 2: 0}) is None
+
+
+SYMM = (
+    "s = 2;\nfor (i = 0; i < m; i++)\n  for (j = 0; j < n; j++) {\n    t = 0;\n    for (k = 0; k < i; k++) {\n"
+    "      C[k][j] += alpha * B[i][j] * A[i][k];\n      t += B[k][j] * A[i][k];\n    }\n"
+    "    C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * t;\n  }\n"
+)
+
+
+def test_a_symm_is_one_segment_of_its_four_statements(model_of: ModelOf) -> None:
+    model = model_of(SYMM)
+
+    plan = _plan(model, {"m": 1000, "n": 1200}, {3: 192**3, 2: 0})
+    small = _plan(model, {"m": 10, "n": 12}, {3: 192**3, 2: 0})
+
+    assert plan is not None and plan.left == ()
+    assert [(sorted(s.statements), s.idiom and s.idiom.ROUTINE) for s in plan.segments] == [
+        (["S0"], None),
+        (["S1", "S2", "S3", "S4"], "symm"),
+    ]
+    assert small is not None and [(idiom.statements, work) for idiom, work in small.left] == [
+        (("S1", "S2", "S3", "S4"), 1200)
+    ]
