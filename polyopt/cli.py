@@ -250,6 +250,12 @@ def _options(flags: dict[str, Any]) -> Options:
     "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
 )
 @click.option(
+    "--vector-registers",
+    type=int,
+    metavar="N",
+    help="Vector registers the compiler may allocate (16 SSE/AVX2, 32 AVX-512): the GEMM microkernel's register block.",
+)
+@click.option(
     "--parallel-work",
     type=click.IntRange(min=0),
     metavar="N",

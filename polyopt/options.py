@@ -40,7 +40,8 @@ class Options:
     ``timeout``: seconds each attempt at a region may take before it is stopped and the
     region retried with simpler options (``--timeout``; see ``polyopt.budget``);
     ``machine``: the target machine for the cost models (``--target`` and ``--l1``, ``--l2``,
-    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--blas-threshold``, ``--blas2-threshold``,
+    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--vector-registers``, ``--blas-threshold``,
+    ``--blas2-threshold``,
     ``--parallel-work``; detected by default, see ``polyopt.machine``);
     ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
     (``--param NAME=VALUE``; see ``polyopt.frontend.params``).  Neither changes the code by itself,
@@ -89,6 +90,7 @@ _MACHINE_FIELDS = (
     ("line", "the cache line size (--line)", False),
     ("cores", "the number of cores (--cores)", False),
     ("simd_bytes", "the vector width in bytes (--simd-bytes)", False),
+    ("vector_registers", "the number of vector registers (--vector-registers)", False),
     ("blas3_threshold", "the level-3 BLAS threshold (--blas-threshold)", True),
     ("blas2_threshold", "the level-2 BLAS threshold (--blas2-threshold)", True),
     ("parallel_work", "the work from which loops run in parallel (--parallel-work)", True),
