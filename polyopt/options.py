@@ -34,6 +34,8 @@ class Options:
     ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the
     work reaches the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or
     ``blas2_threshold`` (matrix-vector routines: M·N);
+    ``microkernel``: compute GEMM idioms with polyopt's microkernel (``polyopt.analysis.microkernel``)
+    where no BLAS call is made (``--no-microkernel`` clears it);
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
@@ -55,6 +57,7 @@ class Options:
     expand: bool = True
     assume_dead: frozenset[str] = frozenset()
     blas: str = "auto"
+    microkernel: bool = True
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
@@ -74,6 +77,7 @@ class Options:
         _validate_machine(self.machine)
         _validate_params(self.params)
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
+        transforming = transforming or not self.microkernel
         transforming = transforming or self.blas == "cblas" or self.tiling.default_size is not None
         if self.identity and (transforming or self.tiling.sizes or self.fusion != DEFAULT_FUSION):
             raise PolyoptError(
