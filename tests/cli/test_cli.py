@@ -438,6 +438,8 @@ def test_help(workdir: Path) -> None:
         "--line SIZE",
         "--cores N",
         "--simd-bytes N",
+        "--vector-registers N",
+        "--microkernel / --no-microkernel",
         "--param NAME=VALUE",
     ]
     for flag in flags:
