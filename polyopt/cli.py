@@ -129,6 +129,7 @@ def _options(flags: dict[str, Any]) -> Options:
             expand=not flags["no_expand"],
             assume_dead=dead,
             blas=flags["blas"],
+            microkernel=flags["microkernel"],
             tiling=TilingOptions(
                 enabled=not flags["notile"],
                 sizes=sizes,
@@ -183,6 +184,14 @@ def _options(flags: dict[str, Any]) -> Options:
     show_default=True,
     help="BLAS idioms (GEMM, SYRK, SYR2K, TRMM, GEMV, GER) as CBLAS calls when their work reaches "
     "the thresholds: auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
+)
+@click.option(
+    "--microkernel/--no-microkernel",
+    default=True,
+    show_default=True,
+    help="Compute GEMM idioms (C += alpha * op(A) * op(B)) with a register-blocked, packed microkernel "
+    "sized for the target (vector width, registers, caches) where no CBLAS call is made: with --blas=none, "
+    "and below the BLAS threshold.",
 )
 @click.option(
     "--blas-threshold",
@@ -249,6 +258,12 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option("--cores", type=int, metavar="N", help="Cores the program runs on.")
 @click.option(
     "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
+)
+@click.option(
+    "--vector-registers",
+    type=int,
+    metavar="N",
+    help="Vector registers the compiler may allocate (16 SSE/AVX2, 32 AVX-512): the GEMM microkernel's register block.",
 )
 @click.option(
     "--parallel-work",

@@ -13,6 +13,7 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
     line = 64         # cache line bytes
     cores = 2
     simd-bytes = 64   # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
+    vector-registers = 32        # vector registers: 16 SSE/AVX2, 32 AVX-512
     blas3-threshold = 7077888    # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
     blas2-threshold = 1048576    # M·N from which GEMV and GER calls pay
     parallel-work = 16777216     # statement instances from which a parallel loop starts threads
@@ -56,12 +57,24 @@ BLAS2_THRESHOLD = 1024**2
 # run time): about 10 ms of work on one core; on the 2-core project VM the first parallel region
 # of a process costs 5 to 10 ms, and as much again when an idle core has to wake up.
 PARALLEL_WORK = 1 << 24
-SETTINGS = ("l1", "l2", "l3", "line", "cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")
+SETTINGS = (
+    "l1",
+    "l2",
+    "l3",
+    "line",
+    "cores",
+    "simd_bytes",
+    "vector_registers",
+    "blas3_threshold",
+    "blas2_threshold",
+    "parallel_work",
+)
 # the fields a target file or a flag may set
 _FLAGS = {"blas3_threshold": "--blas-threshold"}  # flags not named after their field
-_DETECTED = SETTINGS[:6]  # read off the machine; the thresholds are measured (polyopt.calibrate)
+_DETECTED = SETTINGS[:7]  # read off the machine; the thresholds are measured (polyopt.calibrate)
 _KEYS = {name.replace("_", "-"): name for name in SETTINGS}  # target file key -> field
-_COUNTS = ("cores", "simd_bytes", "blas3_threshold", "blas2_threshold", "parallel_work")  # plain integers, not sizes
+# plain integers, not sizes
+_COUNTS = ("cores", "simd_bytes", "vector_registers", "blas3_threshold", "blas2_threshold", "parallel_work")
 DEFAULTS = {
     "l1": 32 << 10,
     "l2": 1 << 20,
@@ -69,6 +82,7 @@ DEFAULTS = {
     "line": 64,
     "cores": 1,
     "simd_bytes": 16,
+    "vector_registers": 16,
     "blas3_threshold": BLAS_THRESHOLD,
     "blas2_threshold": BLAS2_THRESHOLD,
     "parallel_work": PARALLEL_WORK,
@@ -77,6 +91,7 @@ DEFAULTS = {
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _SIZE = re.compile(r"(\d+)\s*(?:([KMG])(?:iB|B)?|B)?", re.IGNORECASE)
 _VECTOR_FLAGS = (("avx512f", 64), ("avx2", 32), ("avx", 32))
+_REGISTER_FLAGS = (("avx512f", 32),)  # x86-64 has 16 vector registers, 32 with AVX-512
 
 
 @dataclass(frozen=True)
@@ -93,14 +108,17 @@ class Machine:
     blas3_threshold: int = BLAS_THRESHOLD  # work (M·N·K) from which matrix-matrix routines pay
     blas2_threshold: int = BLAS2_THRESHOLD  # work (M·N) from which matrix-vector routines pay
     parallel_work: int = PARALLEL_WORK  # statement instances from which a parallel region pays
+    vector_registers: int = 16  # vector registers the compiler may allocate: 16 SSE/AVX2, 32 AVX-512
 
     def describe(self) -> str:
-        """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors (detected ...)``."""
+        """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,
+        BLAS from ... (detected ...)``."""
         l3 = _binary(self.l3) if self.l3 else "none"
         cores = f"{self.cores} core" + ("" if self.cores == 1 else "s")
         return (
             f"L1d {_binary(self.l1)}, L2 {_binary(self.l2)}, L3 {l3}, line {self.line} B, "
-            f"{cores}, {self.simd_bytes}-byte vectors, BLAS from work {self.blas3_threshold} (level 3) "
+            f"{cores}, {self.vector_registers} {self.simd_bytes}-byte vector registers, "
+            f"BLAS from work {self.blas3_threshold} (level 3) "
             f"and {self.blas2_threshold} (level 2), threads from {self.parallel_work} instances ({self.origin})"
         )
 
@@ -166,7 +184,10 @@ def _vector_bytes(cpuinfo: Path) -> dict[str, int]:
     if flags is None:
         return {}
     present = set(flags.group(1).split())
-    return {"simd_bytes": next((width for flag, width in _VECTOR_FLAGS if flag in present), 16)}
+    return {
+        "simd_bytes": next((width for flag, width in _VECTOR_FLAGS if flag in present), 16),
+        "vector_registers": next((count for flag, count in _REGISTER_FLAGS if flag in present), 16),
+    }
 
 
 def _core_count() -> dict[str, int]:

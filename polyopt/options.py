@@ -35,13 +35,16 @@ class Options:
     ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the
     work reaches the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or
     ``blas2_threshold`` (matrix-vector routines: M·N);
+    ``microkernel``: compute GEMM idioms with polyopt's microkernel (``polyopt.analysis.microkernel``)
+    where no BLAS call is made (``--no-microkernel`` clears it);
     ``reassociate``: run reductions in a new order or in parallel, which
     rounds floating-point sums differently (``--no-reassociate`` clears it);
     ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
     ``timeout``: seconds each attempt at a region may take before it is stopped and the
     region retried with simpler options (``--timeout``; see ``polyopt.budget``);
     ``machine``: the target machine for the cost models (``--target`` and ``--l1``, ``--l2``,
-    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--blas-threshold``, ``--blas2-threshold``,
+    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--vector-registers``, ``--blas-threshold``,
+    ``--blas2-threshold``,
     ``--parallel-work``; detected by default, see ``polyopt.machine``);
     ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
     (``--param NAME=VALUE``; see ``polyopt.frontend.params``).  Neither changes the code by itself,
@@ -55,6 +58,7 @@ class Options:
     expand: bool = True
     assume_dead: frozenset[str] = frozenset()
     blas: str = "auto"
+    microkernel: bool = True
     tiling: TilingOptions = field(default_factory=TilingOptions)
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
@@ -74,6 +78,7 @@ class Options:
         _validate_machine(self.machine)
         _validate_params(self.params)
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
+        transforming = transforming or not self.microkernel
         transforming = transforming or self.blas == "cblas" or self.tiling.default_size is not None
         if self.identity and (transforming or self.tiling.sizes or self.fusion != DEFAULT_FUSION):
             raise PolyoptError(
@@ -90,6 +95,7 @@ _MACHINE_FIELDS = (
     ("line", "the cache line size (--line)", False),
     ("cores", "the number of cores (--cores)", False),
     ("simd_bytes", "the vector width in bytes (--simd-bytes)", False),
+    ("vector_registers", "the number of vector registers (--vector-registers)", False),
     ("blas3_threshold", "the level-3 BLAS threshold (--blas-threshold)", True),
     ("blas2_threshold", "the level-2 BLAS threshold (--blas2-threshold)", True),
     ("parallel_work", "the work from which loops run in parallel (--parallel-work)", True),

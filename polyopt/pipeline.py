@@ -16,15 +16,17 @@ from polyopt import isl_util
 from polyopt.analysis.contraction import Contraction, plan_contractions
 from polyopt.analysis.dependences import FLOW, Dependences, carrying_loops, compute_dependences
 from polyopt.analysis.expansion import Expansion, plan_expansions
-from polyopt.analysis.idioms import Idiom, find_idioms
+from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.analysis.inplace import InPlace, plan_in_place
+from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
-from polyopt.emit.blas import BLAS_HELPER, LINK_NOTE, library_block, library_enabled
+from polyopt.emit.blas import BLAS_HELPER, KIND_HELPER, LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
+from polyopt.emit.microkernel import MICROKERNEL_HELPERS, microkernel_block
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.emit.storage import with_contractions, with_expansions
@@ -363,19 +365,47 @@ def _context(options: Options) -> isl.Context:
     return ctx
 
 
+@dataclass(frozen=True)
+class _Library:
+    """How the idiom segments run: CBLAS calls when ``blas`` (from the ``thresholds`` of work, by BLAS
+    level), else or below them the ``microkernel`` for GEMM idioms (None: the loops)."""
+
+    blas: bool
+    thresholds: dict[int, int]
+    microkernel: MicrokernelPlan | None
+
+    @staticmethod
+    def of(options: Options) -> _Library | None:
+        """What ``options`` ask for; None when no segment is cut out (no reordering, or nothing to call)."""
+        if options.identity or not options.reassociate:
+            return None
+        blas = library_enabled(options.blas)
+        microkernel = plan_microkernel(options.machine) if options.microkernel else None
+        if not blas and microkernel is None:
+            return None
+        machine = options.machine
+        thresholds = {3: machine.blas3_threshold, 2: machine.blas2_threshold} if blas else {3: 0, 2: 0}
+        return _Library(blas, thresholds, microkernel)
+
+    def cut(self, idioms: tuple[Idiom, ...]) -> tuple[Idiom, ...]:
+        """The idioms this library computes: all with BLAS, else the GEMM ones for the microkernel."""
+        return idioms if self.blas else tuple(idiom for idiom in idioms if isinstance(idiom, Gemm))
+
+
 def _library_part(
     region: Region, scop: Scop, options: Options, setting: _Setting
 ) -> tuple[_Part | None, tuple[str, ...]]:
     """The region cut around its BLAS idioms, each run by CBLAS calls when they pay
-    (``polyopt.transform.library``), or None when none is cut out or the cut is not legal;
-    and the report lines of the idioms left to the loops."""
-    if options.identity or not options.reassociate or not library_enabled(options.blas):
+    (``polyopt.transform.library``) or by the GEMM microkernel (``polyopt.analysis.microkernel``),
+    or None when none is cut out or the cut is not legal; and the report lines of the idioms left to the loops."""
+    library = _Library.of(options)
+    if library is None:
         return None, ()
     model = build_model(scop, _context(options))
-    idioms = find_idioms(model)
+    idioms = library.cut(find_idioms(model))
     if not idioms:
         return None, ()
-    thresholds = {3: options.machine.blas3_threshold, 2: options.machine.blas2_threshold}
+    thresholds = library.thresholds
     deps = relax(model, compute_dependences(model), find_reductions(model))
     plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
     if plan is None:
@@ -388,20 +418,22 @@ def _library_part(
     inner = replace(options, blas="none")
     dead = _dead_arrays(region, options)
     parts: list[_Part] = []
-    calls: list[str] = []
+    lines: list[str] = []
     for segment in plan.segments:
         part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
         if segment.idiom is not None:
             tail = _tail(segment.idiom, model, dead, setting)
-            part, described = _library_segment(segment.idiom, part, tail, scop, thresholds, setting)
-            calls.append(described)
+            part, described = _library_segment(segment.idiom, part, tail, scop, library, options, setting)
+            lines.extend(described)
         parts.append(part)
     code = tuple(node for part in parts for node in part.generated.code)
     helpers = frozenset().union(*(part.generated.helpers for part in parts))
-    report = replace(_merged_reports([part.report for part in parts]), library=(*calls, *left, LINK_NOTE))
+    notes = (LINK_NOTE,) if library.blas else ()
+    report = replace(_merged_reports([part.report for part in parts]), library=(*lines, *left, *notes))
     summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
     warnings = tuple(warning for part in parts for warning in part.warnings)
-    return _Part(Generated(code, helpers), report, warnings, f"library calls ({summary})"), ()
+    kind = "library calls" if library.blas else "microkernel"
+    return _Part(Generated(code, helpers), report, warnings, f"{kind} ({summary})"), ()
 
 
 def _sizes(idiom: Idiom, scop: Scop, setting: _Setting) -> tuple[list[str], frozenset[str]]:
@@ -418,13 +450,25 @@ def _tail(idiom: Idiom, model: PolyModel, dead: frozenset[str], setting: _Settin
 
 
 def _library_segment(
-    idiom: Idiom, part: _Part, tail: Generated, scop: Scop, thresholds: dict[int, int], setting: _Setting
-) -> tuple[_Part, str]:
-    """``part`` (one idiom's segment) run by CBLAS after ``tail`` when it pays, and the report line of the call."""
+    idiom: Idiom, part: _Part, tail: Generated, scop: Scop, library: _Library, options: Options, setting: _Setting
+) -> tuple[_Part, list[str]]:
+    """``part`` (one idiom's segment) run by the microkernel (a GEMM) and by CBLAS after ``tail`` when it
+    pays, and the report lines of both."""
     sizes, helpers = _sizes(idiom, scop, setting)
-    block = library_block(idiom, sizes, part.generated.code, thresholds[idiom.LEVEL], tail.code)
-    used = part.generated.helpers | tail.helpers | helpers | {BLAS_HELPER}
-    return replace(part, generated=Generated((block,), frozenset(used))), idiom.describe(sizes, thresholds[idiom.LEVEL])
+    code, used, lines = part.generated.code, part.generated.helpers | helpers, []
+    if library.microkernel is not None and isinstance(idiom, Gemm):
+        parallel_work = options.machine.parallel_work if options.parallel else None
+        kernel = microkernel_block(
+            idiom, sizes, library.microkernel, code, cores=options.machine.cores, parallel_work=parallel_work
+        )
+        code, used = (kernel,), used | MICROKERNEL_HELPERS
+        lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
+    if library.blas:
+        threshold = library.thresholds[idiom.LEVEL]
+        block = library_block(idiom, sizes, code, threshold, tail.code)
+        code, used = (block,), used | tail.helpers | {BLAS_HELPER, KIND_HELPER}
+        lines.append(idiom.describe(sizes, threshold))
+    return replace(part, generated=Generated(code, frozenset(used))), lines
 
 
 def _merged_reports(reports: list[RegionReport]) -> RegionReport:

@@ -54,9 +54,10 @@ BLAS_TEXT = "BLAS from work 7077888 (level 3) and 1048576 (level 2), threads fro
 
 
 def test_describe_is_one_line_with_binary_units() -> None:
-    assert SERVER.describe() == "L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 64-byte vectors, " + BLAS_TEXT
+    registers = "16 64-byte vector registers, "
+    assert SERVER.describe() == "L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, " + registers + BLAS_TEXT
     small = dataclasses.replace(SERVER, l1=48 << 10, l2=1280 << 10, l3=0, cores=1)
-    assert small.describe() == "L1d 48 KiB, L2 1280 KiB, L3 none, line 64 B, 1 core, 64-byte vectors, " + BLAS_TEXT
+    assert small.describe() == "L1d 48 KiB, L2 1280 KiB, L3 none, line 64 B, 1 core, " + registers + BLAS_TEXT
 
 
 # -- detection ---------------------------------------------------------------
@@ -91,7 +92,17 @@ def test_detect_from_falls_back_to_the_defaults(tmp_path: Path) -> None:
 
     assert (machine.l1, machine.l2, machine.l3) == (32 << 10, 1 << 20, 8 << 20)
     assert (machine.line, machine.simd_bytes) == (64, 16)
-    assert machine.origin.endswith("defaults for l1, l2, l3, line, simd_bytes")
+    assert machine.origin.endswith("defaults for l1, l2, l3, line, simd_bytes, vector_registers")
+
+
+def test_detect_from_counts_32_vector_registers_with_avx512(tmp_path: Path) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("flags\t\t: fpu sse2 avx2 avx512f\n")
+    avx2 = tmp_path / "avx2"
+    avx2.write_text("flags\t\t: fpu sse2 avx avx2\n")
+
+    assert detect_from(tmp_path, cpuinfo).vector_registers == 32
+    assert detect_from(tmp_path, avx2).vector_registers == 16
 
 
 def test_detect_from_without_vector_extensions_assumes_sse(tmp_path: Path) -> None:
@@ -135,6 +146,7 @@ def _target(tmp_path: Path, text: str) -> Path:
 
 def test_load_target_reads_sizes_comments_and_counts(tmp_path: Path) -> None:
     text = "# my laptop\nl1 = 48K   # per core\n\nl2=1280K\nl3 = 0\nline = 64\ncores = 8\nsimd-bytes = 32\n"
+    text += "vector-registers = 16\n"
     path = _target(tmp_path, text)
 
     machine = load_target(path)

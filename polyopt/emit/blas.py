@@ -1,7 +1,7 @@
 """CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
 
-Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``,
-``library_block``, ``library_enabled``, ``cblas_available``.
+Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``LINK_NOTE``,
+``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``, ``same_kind``, ``all_positive``.
 
 A call runs only when its work is large enough to pay (the product of the
 sizes at ``Idiom.WORK``: M·N·K for GEMM, N·N·K for SYRK and SYR2K, M·M·N for
@@ -28,7 +28,8 @@ import subprocess
 from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
 from polyopt.emit.cast import CIf, CNode, CStmt
 
-BLAS_HELPER = "polyopt_blas_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
+KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
+BLAS_HELPER = "polyopt_blas_kind"  # KIND_HELPER, with cblas.h included
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
 
@@ -111,6 +112,17 @@ def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
     return CStmt(f"cblas_{letter}{routine}({', '.join(['CblasRowMajor', *arguments])});")
 
 
+def same_kind(elements: list[str], helper: str = KIND_HELPER) -> str:
+    """The C condition that the ``elements`` are all ``double`` or all ``float`` (``helper`` tells the kind)."""
+    kinds = [f"{helper}({element})" for element in dict.fromkeys(elements)]
+    return " && ".join([f"{kinds[0]} != 0", *(f"{kind} == {kinds[0]}" for kind in kinds[1:])])
+
+
+def all_positive(sizes: list[str]) -> str:
+    """The C condition that every size is positive."""
+    return " && ".join(f"{size} > 0" for size in dict.fromkeys(sizes))
+
+
 def library_block(
     idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int, tail: tuple[CNode, ...] = ()
 ) -> CIf:
@@ -119,10 +131,7 @@ def library_block(
     or all ``float``."""
     calls = _calls(idiom, sizes)
     elements = [element for _, arguments in calls for element in _elements(arguments)]
-    kinds = [f"{BLAS_HELPER}({element})" for element in dict.fromkeys(elements)]
-    same_type = " && ".join([f"{kinds[0]} != 0", *(f"{kind} == {kinds[0]}" for kind in kinds[1:])])
-    positive = " && ".join(f"{size} > 0" for size in dict.fromkeys(sizes))
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
-    condition = f"{same_type} && {positive} && (long){work} >= {threshold}L"
+    condition = f"{same_kind(elements, BLAS_HELPER)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
     typed = [tuple(_statement(letter, routine, arguments) for routine, arguments in calls) for letter in "ds"]
-    return CIf(condition, (*tail, CIf(f"{kinds[0]} == 2", *typed)), loops)
+    return CIf(condition, (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed)), loops)

@@ -1,6 +1,6 @@
 """Splice generated regions back into the file text.
 
-Public: ``HELPER_DEFINITIONS``, ``HELPER_HEADERS``, ``RegionCode``, ``render_region``, ``splice``.
+Public: ``HELPER_DEFINITIONS``, ``HELPER_HEADERS``, ``RegionCode``, ``render_template``, ``render_region``, ``splice``.
 Text outside the regions is copied unchanged; each region is replaced by its
 code, rendered through ``templates/region.c.j2``.
 """
@@ -20,10 +20,12 @@ HELPER_DEFINITIONS = {
     "polyopt_floord": "(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))",
     "polyopt_min": "(x, y) ((x) < (y) ? (x) : (y))",
     "polyopt_max": "(x, y) ((x) > (y) ? (x) : (y))",
-    "polyopt_blas_kind": "(x) _Generic((x), double: 2, float: 1, default: 0)",
+    "polyopt_float_kind": "(x) _Generic((x), double: 2, float: 1, default: 0)",
+    "polyopt_blas_kind": "(x) polyopt_float_kind(x)",
+    "polyopt_aligned_alloc": "(bytes) aligned_alloc(64, ((bytes) + 63) / 64 * 64)",
 }
 # Headers a region's helpers need at file scope, added once at the top of the file.
-HELPER_HEADERS = {"polyopt_blas_kind": "#include <cblas.h>"}
+HELPER_HEADERS = {"polyopt_blas_kind": "#include <cblas.h>", "polyopt_aligned_alloc": "#include <stdlib.h>"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,11 @@ def _environment() -> jinja2.Environment:
     )
 
 
+def render_template(name: str, **values: object) -> str:
+    """The template ``templates/<name>`` filled in with ``values``."""
+    return _environment().get_template(name).render(**values)
+
+
 def render_region(item: RegionCode, indent: str) -> str:
     """The text that replaces one region, with the helper macros it uses.
 
@@ -59,8 +66,8 @@ def render_region(item: RegionCode, indent: str) -> str:
     never depends on another one that conditional compilation may remove.
     """
     helpers = [{"name": name, "definition": HELPER_DEFINITIONS[name]} for name in sorted(item.helpers)]
-    template = _environment().get_template("region.c.j2")
-    return template.render(
+    return render_template(
+        "region.c.j2",
         indent=indent,
         version=__version__,
         index=item.region.index,

@@ -438,6 +438,8 @@ def test_help(workdir: Path) -> None:
         "--line SIZE",
         "--cores N",
         "--simd-bytes N",
+        "--vector-registers N",
+        "--microkernel / --no-microkernel",
         "--param NAME=VALUE",
     ]
     for flag in flags:
@@ -597,7 +599,8 @@ def test_a_missing_target_file_is_a_usage_error(workdir: Path) -> None:
 def test_report_prints_the_machine_once_before_the_regions(workdir: Path) -> None:
     (workdir / "in.c").write_bytes(SIMPLE)
     (workdir / "my.target").write_text(
-        "l1 = 32K\nl2 = 1M\nl3 = 0\nline = 64\ncores = 4\nsimd-bytes = 32\nblas3-threshold = 1000\n"
+        "l1 = 32K\nl2 = 1M\nl3 = 0\nline = 64\ncores = 4\nsimd-bytes = 32\nvector-registers = 16\n"
+        "blas3-threshold = 1000\n"
     )
 
     result = run("--target", "my.target", "--l1", "48K", "--blas2-threshold", "7", "--report", "in.c", "-o", "-")
@@ -606,7 +609,7 @@ def test_report_prints_the_machine_once_before_the_regions(workdir: Path) -> Non
     lines = result.stderr.splitlines()
     machine = [line for line in lines if line.startswith("machine: ")]
     assert machine == [
-        "machine: L1d 48 KiB, L2 1 MiB, L3 none, line 64 B, 4 cores, 32-byte vectors, "
+        "machine: L1d 48 KiB, L2 1 MiB, L3 none, line 64 B, 4 cores, 16 32-byte vector registers, "
         "BLAS from work 1000 (level 3) and 7 (level 2), threads from 16777216 instances "
         "(target file my.target + overrides --l1, --blas2-threshold)"
     ]
