@@ -3,10 +3,6 @@
 Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
 [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``.
 
-A ``--vs`` command names the example by ``{in}`` (its path), ``{out}`` (the C file to
-write) and ``{kernel}`` (its name): ``--vs "cp $PWD/bench/cblas/{kernel}.c {out}"``
-times the direct CBLAS calls of ``bench/cblas/`` against polyopt's output.
-
 Each kernel is compiled original and optimized (and, with ``--vs``, by another
 tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
 with ``OMP_NUM_THREADS`` set, and the median of the kernel times each prints
@@ -53,7 +49,7 @@ def _variants(kernel: str, folder: Path, flags: list[str], others: list[str]) ->
     variants["polyopt"] = optimized
     for index, template in enumerate(others):
         out = folder / f"{kernel}.vs{index}.c"
-        command = template.format(**{"in": str(source), "out": str(out), "kernel": kernel})
+        command = template.format(**{"in": str(source), "out": str(out)})
         subprocess.run(shlex.split(command), check=True, capture_output=True, cwd=folder)
         variants[f"vs{index}"] = out
     return variants
@@ -100,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="COMMAND",
-        help="another tool's command with {in}, {out} and {kernel}; may repeat",
+        help="another tool's command with {in} and {out}; may repeat",
     )
     args = parser.parse_args(argv)
     kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))

@@ -1,42 +1,40 @@
-"""The benchmark's yardsticks: ``bench/cblas/`` computes what the examples compute, and a ``--vs``
-command can name the example it is given (``{kernel}``)."""
+"""The benchmark's yardstick for library calls (``polyopt.cblas_reference``) computes what the examples
+compute, and the benchmark can time it as another tool's output."""
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import pytest
 
 from polyopt.bench import _variants
+from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
-
-REFERENCES = EXAMPLES.parent / "bench" / "cblas"
-KERNELS = sorted(path.stem for path in REFERENCES.glob("*.c"))
 
 needs_cblas = pytest.mark.skipif(not cblas_available(), reason="cblas.h not found (apt-get install libopenblas-dev)")
 
 
-def test_every_reference_is_an_example() -> None:
-    assert KERNELS == ["2mm", "3mm", "gemm", "symm", "syr2k", "syrk", "trmm"]
-    assert all((EXAMPLES / f"{kernel}.c").is_file() for kernel in KERNELS)
-
-
 @needs_cblas
 @pytest.mark.parametrize("size", ["MINI", "SMALL"])
-@pytest.mark.parametrize("kernel", KERNELS)
-def test_reference_prints_what_the_example_prints(kernel: str, size: str) -> None:
+@pytest.mark.parametrize("kernel", sorted(CALLS))
+def test_reference_prints_what_the_example_prints(tmp_path: Path, kernel: str, size: str) -> None:
     defines = [f"{size}_DATASET"]
     expected = run_binary(compile_original(EXAMPLES / f"{kernel}.c", defines=defines, flags=["-O2"])).stdout
-    reference = REFERENCES / f"{kernel}.c"
-    assert "#pragma scop" not in reference.read_text()
-    actual = run_binary(compile_c(reference, defines=defines, flags=["-O2"]), threads=2).stdout
+    source = tmp_path / f"{kernel}.c"
+    source.write_text(reference(kernel, (EXAMPLES / f"{kernel}.c").read_text()))
+    assert "#pragma scop" not in source.read_text()
+    binary = compile_c(source, defines=defines, flags=["-O2", "-Wall", "-Werror"], out_dir=tmp_path)
+    actual = run_binary(binary, threads=2).stdout
     assert_same_output(expected, actual, rel_tol=1e-9, abs_tol=1e-9, context=f"{kernel} at {size}")
 
 
-def test_vs_command_names_the_kernel(tmp_path: Path) -> None:
-    command = f"cp {shlex.quote(str(REFERENCES))}/{{kernel}}.c {{out}}"
-    variants = _variants("gemm", tmp_path, [], [command])
-    assert variants["vs0"].read_text() == (REFERENCES / "gemm.c").read_text()
-    assert variants["original"] == EXAMPLES / "gemm.c"
+def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(EXAMPLES / "lu.c"), str(tmp_path / "out.c")]) == 1
+    assert "no CBLAS reference for lu" in capsys.readouterr().err
+    assert not (tmp_path / "out.c").exists()
+
+
+def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
+    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"])
+    assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
