@@ -14,7 +14,9 @@ BLAS routine computes it follows from the subscripts and the domain:
 - GEMV ``y[a] += alpha * A[a][k] * x[k]`` (or ``A[k][a]``: transposed) over a box;
 - GER ``A[r][c] += alpha * x[r] * y[c] + ...``, one rank-1 update per term, over a box;
 - SYRK ``C[r][c] += alpha * A[r][k] * A[c][k]`` (or ``A[k][r] * A[k][c]``) over
-  exactly the triangle ``0 <= c <= r < N, 0 <= k < K`` (lower) or ``0 <= r <= c < N`` (upper);
+  exactly the triangle ``0 <= c <= r < N, 0 <= k < K`` (lower) or ``0 <= r <= c < N`` (upper),
+  or exactly the strict one (``c < r``, ``r < c``: ``strict``, the diagonal left alone, as
+  PolyBench's correlation computes it);
 - SYR2K ``C[r][c] += alpha * A[r][k] * B[c][k] + alpha * B[r][k] * A[c][k]`` over the same triangles;
 - TRMM ``B[r][c] += A[.][.] * B[k][c]`` with ``A`` indexed by ``r`` and ``k``, over
   exactly ``0 <= r < k < M, 0 <= c < N`` (or ``k < r``), when every read of
@@ -173,20 +175,21 @@ class Ger(_MatrixVector):
 @dataclass(frozen=True, eq=False)
 class _RankK(Idiom):
     """A rank-k update of the ``lower`` (or upper) triangle of the N x N ``c`` by ``op(a)``, N x K
-    (``a^T`` when ``trans``); the work is N·N·K."""
+    (``a^T`` when ``trans``), without the diagonal when ``strict``; the work is N·N·K."""
 
     c: str
     a: str
     lower: bool
     trans: bool
     alpha: str
+    strict: bool = field(default=False, kw_only=True)
 
     LEVEL = 3
     SIZE_NAMES = ("N", "K")
     WORK = (0, 0, 1)
 
     def _target(self) -> str:
-        return f"{self.c} ({'lower' if self.lower else 'upper'})"
+        return f"{self.c} ({'strict ' if self.strict else ''}{'lower' if self.lower else 'upper'})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -425,16 +428,22 @@ def _gemm(update: _Update) -> Gemm | None:
     return Gemm((update.name,), sizes, update.target.array, first.array, second.array, trans_a, trans_b, scale)
 
 
-_TRIANGLES = {True: "0 <= {c} <= {r} < {N} and 0 <= {k} < {K}", False: "0 <= {r} <= {c} < {N} and 0 <= {k} < {K}"}
+_TRIANGLES = {
+    (True, False): "0 <= {c} <= {r} < {N} and 0 <= {k} < {K}",
+    (False, False): "0 <= {r} <= {c} < {N} and 0 <= {k} < {K}",
+    (True, True): "0 <= {c} < {r} < {N} and 0 <= {k} < {K}",
+    (False, True): "0 <= {r} < {c} < {N} and 0 <= {k} < {K}",
+}
 
 
-def _triangle(update: _Update, r: str, c: str, k: str) -> tuple[bool, tuple[isl.PwAff, ...]] | None:
-    """Whether the domain is exactly the lower (``c <= r``) or the upper triangle of the target, and N, K."""
-    for lower, constraints in _TRIANGLES.items():
+def _triangle(update: _Update, r: str, c: str, k: str) -> tuple[bool, bool, tuple[isl.PwAff, ...]] | None:
+    """Whether the domain is exactly the lower (``c <= r``) or the upper triangle of the target, whether
+    without the diagonal (strict), and N, K."""
+    for (lower, strict), constraints in _TRIANGLES.items():
         names = {"r": r, "c": c, "k": k, "n": r if lower else c}
         sizes = _sized(update.domain, constraints, names, ("n", "k"))
         if sizes:
-            return lower, sizes
+            return lower, strict, sizes
     return None
 
 
@@ -451,15 +460,16 @@ def _symmetric(update: _Update) -> Syrk | Syr2k | None:
     triangle = _triangle(update, r, c, k)
     if triangle is None:
         return None
-    lower, sizes = triangle
+    lower, strict, sizes = triangle
+    target, name = update.target.array, (update.name,)
     if len(found) == 1 and found[0][0].array == found[0][1].array:
-        return Syrk((update.name,), sizes, update.target.array, found[0][0].array, lower, trans, found[0][2])
+        return Syrk(name, sizes, target, found[0][0].array, lower, trans, found[0][2], strict=strict)
     if len(found) != 2 or found[0][2] != found[1][2]:
         return None
     (a, b, scale), (b2, a2, _) = found
     if a.array == b.array or (a.array, b.array) != (a2.array, b2.array):
         return None
-    return Syr2k((update.name,), sizes, update.target.array, a.array, lower, trans, scale, b.array)
+    return Syr2k(name, sizes, target, a.array, lower, trans, scale, b.array, strict=strict)
 
 
 def _gemv(update: _Update) -> Gemv | None:

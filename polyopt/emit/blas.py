@@ -1,6 +1,6 @@
 """CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
 
-Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``LINK_NOTE``,
+Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``, ``LINK_NOTE``,
 ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``, ``same_kind``, ``all_positive``.
 
 A call runs only when its work is large enough to pay (the product of the
@@ -14,7 +14,10 @@ dimensions come from the arrays' declared row sizes
 (``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
 every call starts at the arrays' first element (the idioms' ranges start at 0).
 An idiom's tail (SYMM's accumulator, left as the original leaves it) runs
-before its calls, which change nothing it reads.
+before its calls, which change nothing it reads.  A SYRK or SYR2K on a strict
+triangle calls the routine on the triangle with the diagonal, the diagonal
+saved before into a heap temporary (``polyopt_scratch``, N elements) and
+restored after; when the allocation fails, the loops run.
 
 The thresholds are the machine's (``polyopt.machine``; measured by
 ``python -m polyopt.calibrate``).
@@ -26,9 +29,10 @@ import functools
 import subprocess
 
 from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
-from polyopt.emit.cast import CIf, CNode, CStmt
+from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
+ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()
 BLAS_HELPER = "polyopt_blas_kind"  # KIND_HELPER, with cblas.h included
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
@@ -103,6 +107,10 @@ def _calls(idiom: Idiom, sizes: list[str]) -> list[tuple[str, list[str]]]:
     raise TypeError(f"no CBLAS call for {type(idiom).__name__}")
 
 
+_SCRATCH = "polyopt_scratch"  # the heap temporary of the calls that need one
+_INDEX = "polyopt_index"
+
+
 def _elements(arguments: list[str]) -> list[str]:
     """The first elements of the arrays passed in ``arguments`` (for the type test)."""
     return [argument.removeprefix("(void *)&") for argument in arguments if argument.startswith("(void *)&")]
@@ -110,6 +118,31 @@ def _elements(arguments: list[str]) -> list[str]:
 
 def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
     return CStmt(f"cblas_{letter}{routine}({', '.join(['CblasRowMajor', *arguments])});")
+
+
+def _loop(iterator: str, size: str, body: tuple[CNode, ...]) -> CFor:
+    """``for (iterator = 0; iterator < size; iterator++) body``."""
+    return CFor(iterator, "0", f"{iterator} < ({size})", "1", body)
+
+
+def _scratch(idiom: Idiom, sizes: list[str]) -> tuple[str, str] | None:
+    """The heap temporary that the calls of ``idiom`` need: an element whose type it holds and how many;
+    None when they need none."""
+    if isinstance(idiom, Syrk | Syr2k) and idiom.strict:
+        return f"{idiom.c}[0][0]", sizes[0]
+    return None
+
+
+def _typed(idiom: Idiom, calls: list[tuple[str, list[str]]], sizes: list[str], letter: str) -> tuple[CNode, ...]:
+    """The ``calls`` of ``idiom`` for the type ``letter``, with the code around them: a strict triangle's
+    diagonal saved into the scratch before and restored after."""
+    statements = tuple(_statement(letter, routine, arguments) for routine, arguments in calls)
+    if isinstance(idiom, Syrk | Syr2k) and idiom.strict:
+        diagonal = f"{idiom.c}[{_INDEX}][{_INDEX}]"
+        save = _loop(_INDEX, sizes[0], (CStmt(f"{_SCRATCH}[{_INDEX}] = {diagonal};"),))
+        restore = _loop(_INDEX, sizes[0], (CStmt(f"{diagonal} = {_SCRATCH}[{_INDEX}];"),))
+        return (save, *statements, restore)
+    return statements
 
 
 def same_kind(elements: list[str], helper: str = KIND_HELPER) -> str:
@@ -125,13 +158,21 @@ def all_positive(sizes: list[str]) -> str:
 
 def library_block(
     idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int, tail: tuple[CNode, ...] = ()
-) -> CIf:
+) -> tuple[CNode, frozenset[str]]:
     """The CBLAS calls for ``idiom`` (its sizes printed as C) after ``tail`` (the code of ``idiom.tail``),
-    or ``loops`` when they do not pay (the work below ``threshold``) or the arrays are not all ``double``
-    or all ``float``."""
+    or ``loops`` when they do not pay (the work below ``threshold``), the arrays are not all ``double``
+    or all ``float``, or their heap temporary cannot be allocated; and the helpers that the code uses."""
     calls = _calls(idiom, sizes)
     elements = [element for _, arguments in calls for element in _elements(arguments)]
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
     condition = f"{same_kind(elements, BLAS_HELPER)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
-    typed = [tuple(_statement(letter, routine, arguments) for routine, arguments in calls) for letter in "ds"]
-    return CIf(condition, (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed)), loops)
+    typed = [_typed(idiom, calls, sizes, letter) for letter in "ds"]
+    body = (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed))
+    helpers = frozenset({BLAS_HELPER, KIND_HELPER})
+    scratch = _scratch(idiom, sizes)
+    if scratch is None:
+        return CIf(condition, body, loops), helpers
+    element, count = scratch
+    allocated = f"({_SCRATCH} = {ALLOC_HELPER}(sizeof(*{_SCRATCH}) * (size_t)({count}))) != NULL"
+    block = CIf(f"{condition} && {allocated}", (*body, CStmt(f"free({_SCRATCH});")), loops)
+    return CBlock((CDecl(f"__typeof__({element}) *{_SCRATCH} = NULL;"), block)), helpers | {ALLOC_HELPER}

@@ -156,6 +156,7 @@ SUITE = {
             ("_PB_M", "_PB_N"),
         )
     ],
+    "correlation": [("S12", "syrk", "corr (strict upper) += 1.0 * data^T * data", ("_PB_M", "_PB_N"))],
     "doitgen": [],  # a 3-D array
     "lu": [],  # the operands are the output
 }
@@ -220,6 +221,14 @@ SYRK = "for (i = 0; i < n; i++)\n  for (k = 0; k < m; k++)\n    for (j = {}; j {
             SYRK.format("0", "<= i", "C[i][j] += A[k][j] * B[k][i] * a + a * B[k][j] * A[k][i]"),
             "C (lower) += (a) * (B^T * A + A^T * B)",
         ),
+        (SYRK.format("0", "< i", "C[i][j] += A[i][k] * A[j][k]"), "C (strict lower) += 1.0 * A * A^T"),
+        (SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * A[j][k]"), "C (strict upper) += 1.0 * A * A^T"),
+        (SYRK.format("i + 1", "< n", "C[i][j] += A[k][i] * A[k][j]"), "C (strict upper) += 1.0 * A^T * A"),
+        (SYRK.format("0", "< i", "C[j][i] -= A[k][i] * A[k][j]"), "C (strict upper) += -(1.0) * A^T * A"),
+        (
+            SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * B[j][k] + B[i][k] * A[j][k]"),
+            "C (strict upper) += 1.0 * (A * B^T + B * A^T)",
+        ),
     ],
 )
 def test_syrk_and_syr2k_on_exact_triangles(model_of: ModelOf, body: str, expected: str) -> None:
@@ -262,8 +271,12 @@ def test_trmm_reads_only_rows_not_yet_updated(model_of: ModelOf, body: str, expe
         GEMV.format("A[i][j] += x[i] * y[i]"),  # not an outer product
         "for (i = 0; i < m; i++)\n  for (j = 0; j < i; j++)\n    y[i] += A[i][j] * x[j];\n",  # not the whole range
         "for (i = 0; i < m; i++)\n  for (j = 1; j < n; j++)\n    y[i] += A[i][j] * x[j];\n",
-        SYRK.format("0", "< i", "C[i][j] += A[i][k] * A[j][k]"),  # a strict triangle
         SYRK.format("0", "<= i + 1", "C[i][j] += A[i][k] * A[j][k]"),  # not a triangle
+        SYRK.format("0", "< i - 1", "C[i][j] += A[i][k] * A[j][k]"),  # without two diagonals
+        SYRK.format("1", "< i", "C[i][j] += A[i][k] * A[j][k]"),  # a strict triangle without its first column
+        SYRK.format("i + 2", "< n", "C[i][j] += A[i][k] * A[j][k]"),  # a triangle without two diagonals
+        SYRK.format("i + 1", "< n", "C[i][j] += A[k][i] * A[j][k]"),  # operands of two orientations
+        SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * A[k][j]"),  # not op(A) * op(A)^T
         "for (i = 0; i < n; i++)\n  for (k = 0; k < i; k++)\n    for (j = 0; j <= i; j++)\n"
         "      C[i][j] += A[i][k] * A[j][k];\n",  # the reduction does not cover the whole range
         SYRK.format("0", "<= i", "C[i][j] += A[i][k] * B[j][k]"),  # two arrays on a triangle

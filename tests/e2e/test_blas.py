@@ -5,7 +5,8 @@ small programs run the calls (linked with OpenBLAS, installed by ``.ci/run``); e
 is compared with the original's within the reassociation tolerance, and the run with
 ``--blas=none --no-reassociate`` exactly.  ``B`` is copied into ``y`` so that the output
 shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
-dimensions differ from the sizes.  The SYMM cases leave their accumulator ``t`` live, printed after the region.
+dimensions differ from the sizes.  The strict triangles' diagonals show in ``y``.  The SYMM cases leave their
+accumulator ``t`` live, printed after the region.
 """
 
 from __future__ import annotations
@@ -65,6 +66,31 @@ CASES: dict[str, Case] = {
         "for (i = 0; i < M; i++) {\n  for (j = 0; j <= i; j++)\n    B[i][j] *= 0.5;\n  for (k = 0; k < N; k++)\n"
         "    for (j = 0; j <= i; j++)\n      B[i][j] += 1.5 * A[i][k] * A[j][k];\n}\n" + SHOW,
         "cblas_dsyrk",
+    ),
+    "syrk-strict-lower": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j < i; j++)\n"
+        "      B[i][j] += 0.5 * A[i][k] * A[j][k];\n" + SHOW,
+        "cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans",
+    ),
+    "syrk-strict-upper-transposed": Case(
+        "float",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < M; k++)\n    for (j = i + 1; j < M; j++)\n"
+        "      B[i][j] += A[k][i] * A[k][j];\n" + SHOW,
+        "cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans",
+    ),
+    "correlation": Case(
+        "double",
+        "for (i = 0; i < M - 1; i++) {\n  B[i][i] = 1.0;\n  for (j = i + 1; j < M; j++) {\n    B[i][j] = 0.0;\n"
+        "    for (k = 0; k < N; k++)\n      B[i][j] += A[i][k] * A[j][k];\n    B[j][i] = B[i][j];\n  }\n}\n"
+        "B[M - 1][M - 1] = 1.0;\n" + SHOW,
+        "cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans",
+    ),
+    "syr2k-strict": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j < i; j++)\n"
+        "      B[i][j] += A[j][k] * C[i][k] + C[j][k] * A[i][k];\n" + SHOW,
+        "cblas_dsyr2k",
     ),
     "syr2k": Case(
         "double", TRIANGLE + "B[i][j] += A[j][k] * 2 * C[i][k] + C[j][k] * 2 * A[i][k];\n" + SHOW, "cblas_dsyr2k"
