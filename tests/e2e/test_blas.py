@@ -6,7 +6,7 @@ is compared with the original's within the reassociation tolerance, and the run 
 ``--blas=none --no-reassociate`` exactly.  ``B`` is copied into ``y`` so that the output
 shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
 dimensions differ from the sizes.  The strict triangles' diagonals show in ``y``.  The SYMM cases leave their
-accumulator ``t`` live, printed after the region.
+accumulator ``t`` live, printed after the region, and the batched GEMMs their buffer ``x``.
 """
 
 from __future__ import annotations
@@ -116,6 +116,28 @@ CASES: dict[str, Case] = {
         .replace("k = 0; k < i;", "k = i + 1; k < M;")
         + SHOW,
         "cblas_dsymm(CblasRowMajor, CblasLeft, CblasUpper",
+    ),
+}
+DOITGEN = (
+    "for (i = 0; i < 3; i++)\n  for (j = 0; j < {rows}; j++) {{\n    for (k = 0; k < {columns}; k++) {{\n"
+    "      x[k] = 0;\n      for (l = 0; l < {depth}; l++)\n        x[k] += {product};\n    }}\n"
+    "    for (k = 0; k < {columns}; k++)\n      D[i][j][k] = x[k];\n  }}\n"
+)
+CASES |= {
+    "doitgen": Case(
+        "double",
+        DOITGEN.format(rows="M", columns="N", depth="M", product="D[i][j][l] * C[l][k]"),
+        "cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, polyopt_group",
+    ),
+    "doitgen-rows-apart": Case(
+        "float",
+        DOITGEN.format(rows="M - 3", columns="N", depth="M", product="2 * D[i][j][l] * A[l][k]"),
+        "cblas_sgemm",
+    ),  # the batches' rows are not evenly spaced: one call per batch
+    "doitgen-transposed": Case(
+        "double",
+        DOITGEN.format(rows="M", columns="M", depth="N", product="D[i][j][l] * A[k][l]"),
+        "CblasNoTrans, CblasTrans",
     ),
 }
 FORCED = ("--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0")
