@@ -22,7 +22,7 @@ from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
 from polyopt.budget import OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
-from polyopt.emit.blas import BLAS_HELPER, KIND_HELPER, LINK_NOTE, library_block, library_enabled
+from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
@@ -465,8 +465,8 @@ def _library_segment(
         lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
     if library.blas:
         threshold = library.thresholds[idiom.LEVEL]
-        block = library_block(idiom, sizes, code, threshold, tail.code)
-        code, used = (block,), used | tail.helpers | {BLAS_HELPER, KIND_HELPER}
+        block, called = library_block(idiom, sizes, code, threshold, tail.code)
+        code, used = (block,), used | tail.helpers | called
         lines.append(idiom.describe(sizes, threshold))
     return replace(part, generated=Generated(code, frozenset(used))), lines
 

@@ -1,7 +1,7 @@
 """Idiom recognition on the polyhedral model: statements that BLAS calls compute (seed 000, Sec. 4.4).
 
 Public: ``Tail``, ``Idiom``, ``Gemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``, ``Syr2k``, ``Trmm``, ``Symm``,
-``find_idioms``.
+``BatchedGemm``, ``find_idioms``.
 
 One statement is an *update* ``T[..] += sum of terms`` (also ``-=``, ``T = T + ...``)
 when each term is a product of elements ``X[x][y]`` subscripted by loop
@@ -14,7 +14,9 @@ BLAS routine computes it follows from the subscripts and the domain:
 - GEMV ``y[a] += alpha * A[a][k] * x[k]`` (or ``A[k][a]``: transposed) over a box;
 - GER ``A[r][c] += alpha * x[r] * y[c] + ...``, one rank-1 update per term, over a box;
 - SYRK ``C[r][c] += alpha * A[r][k] * A[c][k]`` (or ``A[k][r] * A[k][c]``) over
-  exactly the triangle ``0 <= c <= r < N, 0 <= k < K`` (lower) or ``0 <= r <= c < N`` (upper);
+  exactly the triangle ``0 <= c <= r < N, 0 <= k < K`` (lower) or ``0 <= r <= c < N`` (upper),
+  or exactly the strict one (``c < r``, ``r < c``: ``strict``, the diagonal left alone, as
+  PolyBench's correlation computes it);
 - SYR2K ``C[r][c] += alpha * A[r][k] * B[c][k] + alpha * B[r][k] * A[c][k]`` over the same triangles;
 - TRMM ``B[r][c] += A[.][.] * B[k][c]`` with ``A`` indexed by ``r`` and ``k``, over
   exactly ``0 <= r < k < M, 0 <= c < N`` (or ``k < r``), when every read of
@@ -34,6 +36,13 @@ Several statements form one idiom:
   product: each ``(r, c)`` starts its own accumulation and combines it before any
   other one writes ``t``, and reads ``C[r][c]`` before the updates add to it.  The
   accumulator's last value is left by the idiom's ``Tail``.
+- A batched in-place GEMM ``X[b] = alpha * X[b] * op(W)`` for each ``b`` as PolyBench's doitgen
+  computes it, with three statements over ``0 <= b < B, 0 <= r < M, 0 <= c < N``: a row buffer
+  ``t[c] = 0``; ``t[c] += alpha * X[b][r][k] * W[k][c]`` (or ``W[c][k]``) over ``0 <= k < K``; then
+  the copy back ``X[b][r][c] = t[c]``.  ``W`` is neither ``X`` nor ``t``, and the original order must
+  compute the product: each ``(b, r, c)`` accumulates its element of ``t`` before it is copied and
+  before another one writes that element, and every read of ``X`` comes before the copy writes
+  that element.  The buffer's last values are left by the idiom's ``Tail``.
 
 Domains are compared with isl for equality (``isl_util.shaped``), and every
 range starts at 0, so the calls work on whole arrays from their first element.
@@ -60,7 +69,7 @@ from polyopt.model import PolyModel
 class Tail:
     """The ``instances`` of the idiom's statements that leave the temporary ``array`` (an accumulator the
     calls do not compute) as the original program leaves it: run in the original order before the calls,
-    which change none of the elements they read."""
+    they read what the original read (the calls change only elements that the original reads first)."""
 
     array: str
     instances: isl.UnionSet
@@ -173,20 +182,21 @@ class Ger(_MatrixVector):
 @dataclass(frozen=True, eq=False)
 class _RankK(Idiom):
     """A rank-k update of the ``lower`` (or upper) triangle of the N x N ``c`` by ``op(a)``, N x K
-    (``a^T`` when ``trans``); the work is N·N·K."""
+    (``a^T`` when ``trans``), without the diagonal when ``strict``; the work is N·N·K."""
 
     c: str
     a: str
     lower: bool
     trans: bool
     alpha: str
+    strict: bool = field(default=False, kw_only=True)
 
     LEVEL = 3
     SIZE_NAMES = ("N", "K")
     WORK = (0, 0, 1)
 
     def _target(self) -> str:
-        return f"{self.c} ({'lower' if self.lower else 'upper'})"
+        return f"{self.c} ({'strict ' if self.strict else ''}{'lower' if self.lower else 'upper'})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,6 +261,25 @@ class Symm(Idiom):
     def formula(self) -> str:
         half = "lower" if self.lower else "upper"
         return f"{self.c} = {self.alpha} * {self.a} * {self.b} + {self.beta} * {self.c} ({self.a} symmetric, {half})"
+
+
+@dataclass(frozen=True, eq=False)
+class BatchedGemm(Idiom):
+    """``X[b] = alpha * X[b] * op(W)`` for each of the B matrices ``X[b]``, read as M x K and overwritten
+    as M x N, with ``op(W)`` K x N (``W^T`` when ``trans``)."""
+
+    x: str
+    w: str
+    trans: bool
+    alpha: str
+
+    ROUTINE = "gemm"
+    LEVEL = 3
+    SIZE_NAMES = ("B", "M", "N", "K")
+    WORK = (0, 1, 2, 3)
+
+    def formula(self) -> str:
+        return f"{self.x}[b] = {self.alpha} * {self.x}[b] * {_t(self.w, self.trans)} (in place, for each b)"
 
 
 _T = TypeVar("_T")
@@ -425,16 +454,22 @@ def _gemm(update: _Update) -> Gemm | None:
     return Gemm((update.name,), sizes, update.target.array, first.array, second.array, trans_a, trans_b, scale)
 
 
-_TRIANGLES = {True: "0 <= {c} <= {r} < {N} and 0 <= {k} < {K}", False: "0 <= {r} <= {c} < {N} and 0 <= {k} < {K}"}
+_TRIANGLES = {
+    (True, False): "0 <= {c} <= {r} < {N} and 0 <= {k} < {K}",
+    (False, False): "0 <= {r} <= {c} < {N} and 0 <= {k} < {K}",
+    (True, True): "0 <= {c} < {r} < {N} and 0 <= {k} < {K}",
+    (False, True): "0 <= {r} < {c} < {N} and 0 <= {k} < {K}",
+}
 
 
-def _triangle(update: _Update, r: str, c: str, k: str) -> tuple[bool, tuple[isl.PwAff, ...]] | None:
-    """Whether the domain is exactly the lower (``c <= r``) or the upper triangle of the target, and N, K."""
-    for lower, constraints in _TRIANGLES.items():
+def _triangle(update: _Update, r: str, c: str, k: str) -> tuple[bool, bool, tuple[isl.PwAff, ...]] | None:
+    """Whether the domain is exactly the lower (``c <= r``) or the upper triangle of the target, whether
+    without the diagonal (strict), and N, K."""
+    for (lower, strict), constraints in _TRIANGLES.items():
         names = {"r": r, "c": c, "k": k, "n": r if lower else c}
         sizes = _sized(update.domain, constraints, names, ("n", "k"))
         if sizes:
-            return lower, sizes
+            return lower, strict, sizes
     return None
 
 
@@ -451,15 +486,16 @@ def _symmetric(update: _Update) -> Syrk | Syr2k | None:
     triangle = _triangle(update, r, c, k)
     if triangle is None:
         return None
-    lower, sizes = triangle
+    lower, strict, sizes = triangle
+    target, name = update.target.array, (update.name,)
     if len(found) == 1 and found[0][0].array == found[0][1].array:
-        return Syrk((update.name,), sizes, update.target.array, found[0][0].array, lower, trans, found[0][2])
+        return Syrk(name, sizes, target, found[0][0].array, lower, trans, found[0][2], strict=strict)
     if len(found) != 2 or found[0][2] != found[1][2]:
         return None
     (a, b, scale), (b2, a2, _) = found
     if a.array == b.array or (a.array, b.array) != (a2.array, b2.array):
         return None
-    return Syr2k((update.name,), sizes, update.target.array, a.array, lower, trans, scale, b.array)
+    return Syr2k(name, sizes, target, a.array, lower, trans, scale, b.array, strict=strict)
 
 
 def _gemv(update: _Update) -> Gemv | None:
@@ -596,6 +632,17 @@ def _only(items: list[_T]) -> _T | None:
 
 
 @dataclass(frozen=True)
+class _Accumulation:
+    """The statements of an accumulator ``array`` (a scalar or a row): ``init`` sets an element to 0,
+    ``accumulate`` adds to it and ``final`` reads it."""
+
+    array: str
+    init: Statement
+    accumulate: _Update
+    final: Statement
+
+
+@dataclass(frozen=True)
 class _SymmStatements:
     """The four statements of a SYMM: ``t = 0`` (``init``), ``t += B[k][c] * A[r][k]`` (``accumulate``),
     ``C[k][c] += alpha * B[r][c] * A[r][k]`` (``update``) and the combination ``final`` of ``t`` into ``C[r][c]``."""
@@ -605,6 +652,10 @@ class _SymmStatements:
     update: _Update
     final: Statement
     combination: _Combination
+
+    @property
+    def accumulation(self) -> _Accumulation:
+        return _Accumulation(self.combination.accumulator, self.init, self.accumulate, self.final)
 
 
 def _symm_statements(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> _SymmStatements | None:
@@ -675,23 +726,34 @@ def _instances(model: PolyModel, *statements: Statement | _Update) -> isl.UnionS
     )
 
 
-def _accumulates(model: PolyModel, found: _SymmStatements, same: isl.UnionMap, earlier: isl.UnionMap) -> bool:
-    """Whether the combination of each key (``same``) reads the accumulator that ``init`` of its key set
-    and only the updates of its key added to: each key's accumulation starts and ends before the next one."""
+def _accumulates(model: PolyModel, found: _Accumulation, same: isl.UnionMap, earlier: isl.UnionMap) -> bool:
+    """Whether the ``final`` of each key (``same``) reads the accumulator that ``init`` of its key set
+    and only the updates of its key added to: each key's accumulation of an element starts and ends
+    before another one writes that element."""
     init, accumulate, final = (_instances(model, s) for s in (found.init, found.accumulate, found.final))
     steps = ((init, accumulate), (accumulate, final), (init, final))
     if not all(same.intersect_domain(x).intersect_range(y).is_subset(earlier) for x, y in steps):
         return False
+    written = _written(model, found)
     writes = init.union(accumulate)
-    started = earlier.intersect_domain(init).intersect_range(writes).subtract(same)
+    element = written.apply_range(written.reverse())
+    started = earlier.intersect_domain(init).intersect_range(writes).intersect(element).subtract(same)
     between = started.apply_range(earlier.intersect_domain(writes).intersect_range(final))
     return between.intersect(same).is_empty()
 
 
-def _last(model: PolyModel, found: _SymmStatements, same: isl.UnionMap) -> isl.UnionSet:
-    """The instances of ``init`` and ``accumulate`` of the last key: those that leave the accumulator's value."""
+def _written(model: PolyModel, found: _Accumulation) -> isl.UnionMap:
+    """The elements of the accumulator that ``init`` and ``accumulate`` write."""
+    relations = (_reference(model, s.name, found.array, is_write=True) for s in (found.init, found.accumulate))
+    return isl_util.union_of((isl.UnionMap.from_map(r) for r in relations), isl.UnionMap.empty(model.param_space()))
+
+
+def _last(model: PolyModel, found: _Accumulation, same: isl.UnionMap) -> isl.UnionSet:
+    """The instances of ``init`` and ``accumulate`` that leave each element of the accumulator its value:
+    the last ``init`` of the element and the updates of its key."""
     placed = model.schedule.get_map().intersect_domain(_instances(model, found.init))
-    last = placed.intersect_range(placed.range().lexmax()).domain()
+    timing = isl.UnionMap.from_map(_reference(model, found.init.name, found.array, is_write=True))
+    last = timing.reverse().apply_range(placed).lexmax().apply_range(placed.reverse()).range()
     return last.union(last.apply(same).intersect(_instances(model, found.accumulate)))
 
 
@@ -736,7 +798,7 @@ def _symm_order(model: PolyModel, found: _SymmStatements) -> isl.UnionMap | None
         return None
     accumulate = model.scop.statement(found.accumulate.name)
     same = _same_key(model, [found.init, accumulate, found.final], found.combination.target.indices)
-    return same if _accumulates(model, found, same, earlier) else None
+    return same if _accumulates(model, found.accumulation, same, earlier) else None
 
 
 def _symm(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> Symm | None:
@@ -759,10 +821,110 @@ def _symm(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> Sy
     names = {found.init.name, found.accumulate.name, found.update.name, final.name}
     statements = tuple(s.name for s in model.scop.statements if s.name in names)
     lower = (a.indices == combination.target.indices[:1] + (k,)) == below
-    tail = Tail(combination.accumulator, _last(model, found, same))
+    tail = Tail(combination.accumulator, _last(model, found.accumulation, same))
     return Symm(
         statements, sizes, combination.target.array, a.array, b, lower, term.scale, combination.own.scale, tail=tail
     )
+
+
+def _copy(statement: Statement) -> tuple[_Ref, _Ref] | None:
+    """``statement`` as a copy ``X[b][r][c] = t[c]`` in its loops ``b``, ``r``, ``c``: the two elements."""
+    body, iterators = statement.body, statement.iterators
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or len(statement.writes) != 1:
+        return None
+    target, source = _ref(body.lvalue, iterators), _ref(body.rvalue, iterators)
+    if target is None or source is None or target.indices != iterators or len(iterators) != 3:
+        return None
+    return (target, source) if source.indices == iterators[2:] and len(set(iterators)) == 3 else None
+
+
+def _batched_statements(model: PolyModel, copy: Statement, updates: dict[str, _Update]) -> _Accumulation | None:
+    """The statements of a batched in-place GEMM whose copy back is ``copy``, found by the row buffer
+    they share: ``t[c] = 0`` in the same loops, and ``t[c] += ...`` in them and one more."""
+    copied = _copy(copy)
+    if copied is None:
+        return None
+    buffer = copied[1]
+    accumulate = _only([u for u in updates.values() if u.target == buffer and u.iterators[:3] == copy.iterators])
+    writers = [s for s in model.scop.statements if any(w.array == buffer.array for w in s.writes)]
+    init = _only([s for s in writers if accumulate is None or s.name != accumulate.name])
+    if accumulate is None or init is None or init.iterators != copy.iterators or len(accumulate.iterators) != 4:
+        return None
+    body = init.body
+    if not isinstance(body, c_ast.Assignment) or body.op != "=" or not _zero(body.rvalue) or len(init.writes) != 1:
+        return None
+    if _target(body.lvalue, init.iterators) != buffer:
+        return None
+    users = {ref.statement for ref in model.references if ref.array == buffer.array}
+    if users != {init.name, accumulate.name, copy.name}:
+        return None
+    return _Accumulation(buffer.array, init, accumulate, copy)
+
+
+def _batched_operands(found: _Accumulation, target: _Ref) -> tuple[_Ref, _Term] | None:
+    """For a batched GEMM into ``target`` (``X[b][r][c]``): the element ``W[k][c]`` (or ``W[c][k]``) and the
+    term of the product, when the update adds ``alpha * X[b][r][k] * W`` with ``W`` neither ``X`` nor ``t``."""
+    b, r, c = target.indices
+    k = found.accumulate.iterators[3]
+    terms = found.accumulate.terms
+    pair = _product(terms[0], (b, r, k), (k, c)) if len(terms) == 1 else None
+    if pair is None or pair[0] != _Ref(target.array, (b, r, k)):
+        return None
+    w = pair[1]
+    return (w, terms[0]) if w.array not in (target.array, found.array) else None
+
+
+def _batched_order(model: PolyModel, found: _Accumulation, target: _Ref) -> isl.UnionMap | None:
+    """The pairs of instances of the buffer's statements with the same ``(b, r, c)``, when the original order
+    computes the product: each element of the buffer is accumulated and copied before another ``(b, r, c)``
+    writes it (``_accumulates``), and every read of ``X`` comes before the copy writes that element."""
+    accumulate = model.scop.statement(found.accumulate.name)
+    earlier = _earlier(model, _instances(model, found.init, accumulate, found.final))
+    write = _reference(model, found.final.name, target.array, is_write=True)
+    if not _read_first(write, _reference(model, accumulate.name, target.array, is_write=False), earlier):
+        return None
+    same = _same_key(model, [found.init, accumulate, found.final], target.indices)
+    return same if _accumulates(model, found, same, earlier) else None
+
+
+def _batched(model: PolyModel, copy: Statement, updates: dict[str, _Update]) -> BatchedGemm | None:
+    """A batched in-place GEMM: ``X[b] = alpha * X[b] * op(W)`` computed row by row into the buffer ``t``
+    (``t[c] = 0``, ``t[c] += alpha * X[b][r][k] * W[k][c]``) and copied back (``X[b][r][c] = t[c]``)."""
+    found = _batched_statements(model, copy, updates)
+    copied = _copy(copy)
+    operands = None if found is None or copied is None else _batched_operands(found, copied[0])
+    if found is None or copied is None or operands is None:
+        return None
+    (w, term), target = operands, copied[0]
+    sizes = _batched_shape(model, found, target)
+    if sizes is None or not _invariant(model, list(term.scalars)):
+        return None
+    same = _batched_order(model, found, target)
+    if same is None:
+        return None
+    names = {found.init.name, found.accumulate.name, copy.name}
+    statements = tuple(s.name for s in model.scop.statements if s.name in names)
+    trans = w.indices == target.indices[2:] + found.accumulate.iterators[3:]
+    tail = Tail(found.array, _last(model, found, same))
+    return BatchedGemm(statements, sizes, target.array, w.array, trans, term.scale, tail=tail)
+
+
+_BATCH = "0 <= {b} < {B} and 0 <= {r} < {R} and 0 <= {c} < {C}"
+
+
+def _batched_shape(model: PolyModel, found: _Accumulation, target: _Ref) -> tuple[isl.PwAff, ...] | None:
+    """B, M, N and K when the copy and ``init`` run over exactly the box ``0 <= b < B, 0 <= r < M,
+    0 <= c < N`` of ``target``'s subscripts and the update over exactly that box times ``0 <= k < K``."""
+    names = dict(zip("brck", (*target.indices, found.accumulate.iterators[3]), strict=True))
+    deep = f"{_BATCH} and 0 <= {{k}} < {{K}}"
+    sizes = _sized(model.domains[found.final.name], _BATCH, names, ("b", "r", "c"))
+    depth = _sized(found.accumulate.domain, deep, names, ("b", "r", "c", "k"))
+    if not sizes or not depth:
+        return None
+    values = dict(zip("BRC", sizes, strict=True))
+    if not _shaped(model.domains[found.init.name], _BATCH, names, values):
+        return None
+    return (*sizes, depth[3]) if _shaped(found.accumulate.domain, deep, names, values | {"K": depth[3]}) else None
 
 
 _MATCHERS: tuple[Callable[[PolyModel, _Update], Idiom | None], ...] = (
@@ -774,6 +936,9 @@ _MATCHERS: tuple[Callable[[PolyModel, _Update], Idiom | None], ...] = (
 )
 
 
+_COMBINED: tuple[Callable[[PolyModel, Statement, dict[str, _Update]], Idiom | None], ...] = (_symm, _batched)
+
+
 def _single(model: PolyModel, update: _Update) -> Idiom | None:
     """The idiom that the one statement ``update`` computes, if any."""
     return next((idiom for matcher in _MATCHERS if (idiom := matcher(model, update)) is not None), None)
@@ -783,7 +948,7 @@ def find_idioms(model: PolyModel) -> tuple[Idiom, ...]:
     """Every set of statements of ``model`` that a BLAS routine computes, in source order (of their first)."""
     statements = model.scop.statements
     updates = {s.name: update for s in statements if (update := _update(model, s)) is not None}
-    combined = [idiom for s in statements if (idiom := _symm(model, s, updates)) is not None]
+    combined = [idiom for s in statements for match in _COMBINED if (idiom := match(model, s, updates)) is not None]
     taken = {name for idiom in combined for name in idiom.statements}
     single = [idiom for name, u in updates.items() if name not in taken and (idiom := _single(model, u)) is not None]
     order = {s.name: index for index, s in enumerate(statements)}

@@ -1,11 +1,11 @@
 """CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
 
-Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``LINK_NOTE``,
+Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``, ``LINK_NOTE``,
 ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``, ``same_kind``, ``all_positive``.
 
 A call runs only when its work is large enough to pay (the product of the
 sizes at ``Idiom.WORK``: M·N·K for GEMM, N·N·K for SYRK and SYR2K, M·M·N for
-TRMM and SYMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
+TRMM and SYMM, B·M·N·K for the batched GEMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
 ``BLAS2_THRESHOLD``; decided at run time since the sizes are parameters) and
 when its arrays hold the same floating-point type (``double``: ``cblas_d...``,
 ``float``: ``cblas_s...``; decided by the compiler with ``_Generic``);
@@ -13,8 +13,16 @@ otherwise the loops that polyopt generated for the statement run.  Leading
 dimensions come from the arrays' declared row sizes
 (``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
 every call starts at the arrays' first element (the idioms' ranges start at 0).
-An idiom's tail (SYMM's accumulator, left as the original leaves it) runs
-before its calls, which change nothing it reads.
+An idiom's tail (SYMM's accumulator, the batched GEMM's row buffer, left as
+the original leaves them) runs before its calls, so it reads the values the
+original read.  A SYRK or SYR2K on a strict
+triangle calls the routine on the triangle with the diagonal, the diagonal
+saved before into a heap temporary (``polyopt_scratch``, N elements) and
+restored after; when the allocation fails, the loops run.  A batched in-place
+GEMM (doitgen) computes ``op`` products into a heap temporary and copies them
+back: one call over the B·M rows of all batches when the declared row count of
+a batch is M (the rows are then evenly spaced), else one call per batch; the
+temporary holds the rows of one call.
 
 The thresholds are the machine's (``polyopt.machine``; measured by
 ``python -m polyopt.calibrate``).
@@ -25,10 +33,11 @@ from __future__ import annotations
 import functools
 import subprocess
 
-from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
-from polyopt.emit.cast import CIf, CNode, CStmt
+from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
+from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
+ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()
 BLAS_HELPER = "polyopt_blas_kind"  # KIND_HELPER, with cblas.h included
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
@@ -100,7 +109,31 @@ def _calls(idiom: Idiom, sizes: list[str]) -> list[tuple[str, list[str]]]:
         case Symm():
             operands = [*_matrix(idiom.a), *_matrix(idiom.b), idiom.beta, *_matrix(idiom.c)]
             return [("symm", ["CblasLeft", _uplo(idiom.lower), *sizes, idiom.alpha, *operands])]
+        case BatchedGemm():
+            _, m, n, k = sizes
+            x = idiom.x
+            batch = [f"(void *)&{x}[{_BATCH}][0][0]", f"(int)(sizeof({x}[0][0]) / sizeof({x}[0][0][0]))"]
+            operands = [*batch, *_matrix(idiom.w), "0.0", f"(void *){_SCRATCH}", f"({n})"]
+            shape = [f"{_GROUP} * ({m})", n, k]
+            return [("gemm", ["CblasNoTrans", _trans(idiom.trans), *shape, idiom.alpha, *operands])]
     raise TypeError(f"no CBLAS call for {type(idiom).__name__}")
+
+
+_SCRATCH = "polyopt_scratch"  # the heap temporary of the calls that need one
+_INDEX = "polyopt_index"
+_BATCH = "polyopt_batch"
+
+
+_GROUP = "polyopt_group"  # how many batches one call of a batched GEMM computes
+
+
+def _declarations(idiom: Idiom, sizes: list[str]) -> tuple[CDecl, ...]:
+    """The constants that the calls of ``idiom`` use: for a batched GEMM, ``_GROUP``, all batches when
+    their rows are evenly spaced (a batch's declared row count is M), else one."""
+    if not isinstance(idiom, BatchedGemm):
+        return ()
+    x, batches, m = idiom.x, sizes[0], sizes[1]
+    return (CDecl(f"const int {_GROUP} = sizeof({x}[0]) / sizeof({x}[0][0]) == (size_t)({m}) ? ({batches}) : 1;"),)
 
 
 def _elements(arguments: list[str]) -> list[str]:
@@ -110,6 +143,52 @@ def _elements(arguments: list[str]) -> list[str]:
 
 def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
     return CStmt(f"cblas_{letter}{routine}({', '.join(['CblasRowMajor', *arguments])});")
+
+
+def _loop(iterator: str, size: str, body: tuple[CNode, ...]) -> CFor:
+    """``for (iterator = 0; iterator < size; iterator++) body``."""
+    return CFor(iterator, "0", f"{iterator} < ({size})", "1", body)
+
+
+def _scratch(idiom: Idiom, sizes: list[str]) -> tuple[str, str] | None:
+    """The heap temporary that the calls of ``idiom`` need: an element whose type it holds and how many;
+    None when they need none."""
+    if isinstance(idiom, Syrk | Syr2k) and idiom.strict:
+        return f"{idiom.c}[0][0]", sizes[0]
+    if isinstance(idiom, BatchedGemm):
+        return f"{idiom.x}[0][0][0]", f"{_GROUP} * ({sizes[1]}) * ({sizes[2]})"
+    return None
+
+
+def _kinds(idiom: Idiom, calls: list[tuple[str, list[str]]]) -> list[str]:
+    """The first elements of the arrays that the ``calls`` of ``idiom`` pass (for the type test)."""
+    if isinstance(idiom, BatchedGemm):
+        return [f"{idiom.x}[0][0][0]", f"{idiom.w}[0][0]"]
+    return [element for _, arguments in calls for element in _elements(arguments)]
+
+
+def _copied_back(idiom: BatchedGemm, sizes: list[str]) -> CFor:
+    """The rows of the calls' products, in the scratch, copied back into the batches from ``_BATCH`` on."""
+    _, m, n, _ = sizes
+    row, column = f"{_INDEX}_row", f"{_INDEX}_column"
+    element = f"{idiom.x}[{_BATCH} + {row} / ({m})][{row} % ({m})][{column}]"
+    copy = CStmt(f"{element} = {_SCRATCH}[(size_t){row} * ({n}) + {column}];")
+    return _loop(row, f"{_GROUP} * ({m})", (_loop(column, n, (copy,)),))
+
+
+def _typed(idiom: Idiom, calls: list[tuple[str, list[str]]], sizes: list[str], letter: str) -> tuple[CNode, ...]:
+    """The ``calls`` of ``idiom`` for the type ``letter``, with the code around them: a strict triangle's
+    diagonal saved into the scratch before and restored after."""
+    statements = tuple(_statement(letter, routine, arguments) for routine, arguments in calls)
+    if isinstance(idiom, Syrk | Syr2k) and idiom.strict:
+        diagonal = f"{idiom.c}[{_INDEX}][{_INDEX}]"
+        save = _loop(_INDEX, sizes[0], (CStmt(f"{_SCRATCH}[{_INDEX}] = {diagonal};"),))
+        restore = _loop(_INDEX, sizes[0], (CStmt(f"{diagonal} = {_SCRATCH}[{_INDEX}];"),))
+        return (save, *statements, restore)
+    if isinstance(idiom, BatchedGemm):
+        body = (*statements, _copied_back(idiom, sizes))
+        return (CFor(_BATCH, "0", f"{_BATCH} < ({sizes[0]})", _GROUP, body),)
+    return statements
 
 
 def same_kind(elements: list[str], helper: str = KIND_HELPER) -> str:
@@ -125,13 +204,22 @@ def all_positive(sizes: list[str]) -> str:
 
 def library_block(
     idiom: Idiom, sizes: list[str], loops: tuple[CNode, ...], threshold: int, tail: tuple[CNode, ...] = ()
-) -> CIf:
+) -> tuple[CNode, frozenset[str]]:
     """The CBLAS calls for ``idiom`` (its sizes printed as C) after ``tail`` (the code of ``idiom.tail``),
-    or ``loops`` when they do not pay (the work below ``threshold``) or the arrays are not all ``double``
-    or all ``float``."""
+    or ``loops`` when they do not pay (the work below ``threshold``), the arrays are not all ``double``
+    or all ``float``, or their heap temporary cannot be allocated; and the helpers that the code uses."""
     calls = _calls(idiom, sizes)
-    elements = [element for _, arguments in calls for element in _elements(arguments)]
+    elements = _kinds(idiom, calls)
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
     condition = f"{same_kind(elements, BLAS_HELPER)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
-    typed = [tuple(_statement(letter, routine, arguments) for routine, arguments in calls) for letter in "ds"]
-    return CIf(condition, (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed)), loops)
+    typed = [_typed(idiom, calls, sizes, letter) for letter in "ds"]
+    body = (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed))
+    helpers = frozenset({BLAS_HELPER, KIND_HELPER})
+    scratch = _scratch(idiom, sizes)
+    if scratch is None:
+        return CIf(condition, body, loops), helpers
+    element, count = scratch
+    allocated = f"({_SCRATCH} = {ALLOC_HELPER}(sizeof(*{_SCRATCH}) * (size_t)({count}))) != NULL"
+    block = CIf(f"{condition} && {allocated}", (*body, CStmt(f"free({_SCRATCH});")), loops)
+    declarations = (*_declarations(idiom, sizes), CDecl(f"__typeof__({element}) *{_SCRATCH} = NULL;"))
+    return CBlock((*declarations, block)), helpers | {ALLOC_HELPER}

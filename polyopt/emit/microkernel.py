@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from polyopt.analysis.idioms import Gemm
 from polyopt.analysis.microkernel import MicrokernelPlan
-from polyopt.emit.blas import KIND_HELPER, all_positive, same_kind
+from polyopt.emit.blas import ALLOC_HELPER, KIND_HELPER, all_positive, same_kind
 from polyopt.emit.cast import CIf, CNode, CStmt
 from polyopt.emit.splice import render_template
 
-MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", "polyopt_aligned_alloc"})
+MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", ALLOC_HELPER})
 # the template's names of the row of C and op(A), the column of C and op(B), and the step of the sum
 _ROW, _COL, _DEPTH = "polyopt_row", "polyopt_col", "polyopt_depth"
 

@@ -11,12 +11,12 @@ that is cut out is still decided at run time.
 
 Each recognized idiom (``polyopt.analysis.idioms``) becomes a segment of its
 own, run as its calls: the statement it is, or all of them for an idiom of
-several statements (SYMM's four); the statements between them, in source order,
+several statements (SYMM's four, the batched GEMM's three); the statements between them, in source order,
 form the other segments, each optimized like a region of its own.  Running the
 segments one after the other must respect every dependence (the products' own
 updates may be reordered: they are reductions; a TRMM reads only values from
-before its segment, and a SYMM's statements compute the product in their
-original order, which the idioms check), which is checked on the schedule that
+before its segment, and the statements of a SYMM or a batched GEMM compute the
+product in their original order, which the idioms check), which is checked on the schedule that
 runs each segment whole, in the original order inside it.
 """
 

@@ -156,7 +156,15 @@ SUITE = {
             ("_PB_M", "_PB_N"),
         )
     ],
-    "doitgen": [],  # a 3-D array
+    "correlation": [("S12", "syrk", "corr (strict upper) += 1.0 * data^T * data", ("_PB_M", "_PB_N"))],
+    "doitgen": [
+        (
+            "S0, S1, S2",
+            "gemm",
+            "A[b] = 1.0 * A[b] * C4 (in place, for each b)",
+            ("_PB_NR", "_PB_NQ", "_PB_NP", "_PB_NP"),
+        )
+    ],
     "lu": [],  # the operands are the output
 }
 
@@ -220,6 +228,14 @@ SYRK = "for (i = 0; i < n; i++)\n  for (k = 0; k < m; k++)\n    for (j = {}; j {
             SYRK.format("0", "<= i", "C[i][j] += A[k][j] * B[k][i] * a + a * B[k][j] * A[k][i]"),
             "C (lower) += (a) * (B^T * A + A^T * B)",
         ),
+        (SYRK.format("0", "< i", "C[i][j] += A[i][k] * A[j][k]"), "C (strict lower) += 1.0 * A * A^T"),
+        (SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * A[j][k]"), "C (strict upper) += 1.0 * A * A^T"),
+        (SYRK.format("i + 1", "< n", "C[i][j] += A[k][i] * A[k][j]"), "C (strict upper) += 1.0 * A^T * A"),
+        (SYRK.format("0", "< i", "C[j][i] -= A[k][i] * A[k][j]"), "C (strict upper) += -(1.0) * A^T * A"),
+        (
+            SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * B[j][k] + B[i][k] * A[j][k]"),
+            "C (strict upper) += 1.0 * (A * B^T + B * A^T)",
+        ),
     ],
 )
 def test_syrk_and_syr2k_on_exact_triangles(model_of: ModelOf, body: str, expected: str) -> None:
@@ -262,8 +278,12 @@ def test_trmm_reads_only_rows_not_yet_updated(model_of: ModelOf, body: str, expe
         GEMV.format("A[i][j] += x[i] * y[i]"),  # not an outer product
         "for (i = 0; i < m; i++)\n  for (j = 0; j < i; j++)\n    y[i] += A[i][j] * x[j];\n",  # not the whole range
         "for (i = 0; i < m; i++)\n  for (j = 1; j < n; j++)\n    y[i] += A[i][j] * x[j];\n",
-        SYRK.format("0", "< i", "C[i][j] += A[i][k] * A[j][k]"),  # a strict triangle
         SYRK.format("0", "<= i + 1", "C[i][j] += A[i][k] * A[j][k]"),  # not a triangle
+        SYRK.format("0", "< i - 1", "C[i][j] += A[i][k] * A[j][k]"),  # without two diagonals
+        SYRK.format("1", "< i", "C[i][j] += A[i][k] * A[j][k]"),  # a strict triangle without its first column
+        SYRK.format("i + 2", "< n", "C[i][j] += A[i][k] * A[j][k]"),  # a triangle without two diagonals
+        SYRK.format("i + 1", "< n", "C[i][j] += A[k][i] * A[j][k]"),  # operands of two orientations
+        SYRK.format("i + 1", "< n", "C[i][j] += A[i][k] * A[k][j]"),  # not op(A) * op(A)^T
         "for (i = 0; i < n; i++)\n  for (k = 0; k < i; k++)\n    for (j = 0; j <= i; j++)\n"
         "      C[i][j] += A[i][k] * A[j][k];\n",  # the reduction does not cover the whole range
         SYRK.format("0", "<= i", "C[i][j] += A[i][k] * B[j][k]"),  # two arrays on a triangle
@@ -379,3 +399,67 @@ def test_symm_tail_is_the_last_accumulation(model_of: ModelOf) -> None:
 )
 def test_non_symm_left_alone(model_of: ModelOf, body: str) -> None:
     assert all(idiom.ROUTINE != "symm" for idiom in find_idioms(model_of(body)))
+
+
+DOITGEN = (
+    "for (r = 0; r < nr; r++)\n  for (q = 0; q < nq; q++) {{\n    for (p = 0; p < np; p++) {{\n"
+    "      sum[p] = 0;\n      for (s = 0; s < ns; s++)\n        {product}\n    }}\n"
+    "    for (p = 0; p < np; p++)\n      {copy}\n  }}\n"
+)
+PRODUCT = "sum[p] += A[r][q][s] * W[s][p];"
+COPY = "A[r][q][p] = sum[p];"
+
+
+def _doitgen(product: str = PRODUCT, copy: str = COPY) -> str:
+    return DOITGEN.format(product=product, copy=copy)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (_doitgen(), "A[b] = 1.0 * A[b] * W (in place, for each b)"),
+        (_doitgen("sum[p] = sum[p] + W[p][s] * a * A[r][q][s];"), "A[b] = (a) * A[b] * W^T (in place, for each b)"),
+    ],
+)
+def test_batched_gemm_through_a_row_buffer(model_of: ModelOf, body: str, expected: str) -> None:
+    ((statements, routine, formula, sizes),) = _found(model_of, body)
+
+    assert (statements, routine, formula, sizes) == ("S0, S1, S2", "gemm", expected, ("nr", "nq", "np", "ns"))
+
+
+def test_batched_gemm_tail_is_the_last_row(model_of: ModelOf) -> None:
+    (idiom,) = find_idioms(model_of(_doitgen()))
+
+    assert idiom.tail is not None and idiom.tail.array == "sum"
+    expected = (
+        "[nr, nq, np, ns] -> { S0[nr - 1, nq - 1, p] : nr > 0 and nq > 0 and 0 <= p < np; "
+        "S1[nr - 1, nq - 1, p, s] : nr > 0 and nq > 0 and 0 <= p < np and 0 <= s < ns }"
+    )
+    assert idiom.tail.instances.is_equal(isl.UnionSet(expected))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _doitgen().replace("    for (p = 0; p < np; p++)\n      A[r][q][p] = sum[p];\n", ""),  # no copy back
+        _doitgen(copy="A[q][r][p] = sum[p];"),  # copied back to another row
+        _doitgen(copy="B[r][q][p] = sum[p];"),  # copied to another array
+        _doitgen(copy="A[r][q][p] = 2 * sum[p];"),  # not a copy
+        _doitgen().replace("sum[p] = 0;", "sum[p] = 1;"),  # not reset to 0
+        _doitgen().replace("s = 0; s < ns", "s = 1; s < ns"),  # not the whole row
+        _doitgen().replace("q = 0; q < nq", "q = 1; q < nq"),  # rows not from the first
+        _doitgen("sum[p] += A[r][q][s] * A[r][s][p];"),  # W is X
+        _doitgen("sum[p] += A[r][q][s] * W[s][p] * W[s][p];"),  # a third data factor
+        _doitgen("sum[p] += A[r][s][q] * W[s][p];"),  # not a row of X
+        _doitgen() + "t = sum[0];\n",  # the buffer read elsewhere
+        _doitgen().replace(
+            "        sum[p] += A[r][q][s] * W[s][p];\n    }\n",
+            "        sum[p] += A[r][q][s] * W[s][p];\n      A[r][q][p] = sum[p];\n    }\n",
+        ),  # copied back before the row is read: two copies, the first in the loop of p
+        "for (r = 0; r < nr; r++)\n  for (q = 0; q < nq; q++)\n    for (p = 0; p < np; p++) {\n      sum[p] = 0;\n"
+        "      for (s = 0; s < ns; s++)\n        sum[p] += A[r][q][s] * W[s][p];\n      A[r][q][p] = sum[p];\n"
+        "    }\n",  # copied back element by element: later elements read the new row
+    ],
+)
+def test_non_batched_gemm_left_alone(model_of: ModelOf, body: str) -> None:
+    assert all(len(idiom.statements) == 1 for idiom in find_idioms(model_of(body)))

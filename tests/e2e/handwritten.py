@@ -2,10 +2,11 @@
 
 Public: ``Case``, ``REASSOCIATED``, ``check_case``.
 
-A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``x``, ``y`` (N), ``z`` (M)
-and the scalars ``s``, ``p``, ``t`` of one element type; the program initializes them
-deterministically, runs the region once and prints every array and scalar.  ``check_case``
-optimizes it under several option sets and compares each build and run with the original's.
+A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``D`` (3 x M x N),
+``x``, ``y`` (N), ``z`` (M) and the scalars ``s``, ``p``, ``t`` of one element type, in the loops ``i``, ``j``,
+``k``, ``l``; the program initializes them deterministically, runs the region once and prints every array
+and scalar.  ``check_case`` optimizes it under several option sets and compares each build and run with the
+original's.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ _PROGRAM = """#include <stdio.h>
 #ifndef M
 # define M 23
 #endif
-static {type} A[M][N], B[M][N], C[M][N], x[N], y[N], z[M];
+static {type} A[M][N], B[M][N], C[M][N], D[3][M][N], x[N], y[N], z[M];
 static {type} s, p, t;
 
 static void kernel(void)
 {{
-  int i, j, k;
+  int i, j, k, l;
 #pragma scop
 {body}
 #pragma endscop
@@ -49,6 +50,8 @@ int main(void)
       A[i][j] = ({type})((i * 3 + j * 5) % 11 - 4) / 8;
       B[i][j] = ({type})((i + 2 * j) % 7 + 1) / 3;
       C[i][j] = ({type})((2 * i + j) % 5 - 2) / 4;
+      for (int b = 0; b < 3; b++)
+        D[b][i][j] = ({type})((b + i * j) % 6 - 2) / 5;
     }}
   }}
   for (int j = 0; j < N; j++) {{
@@ -64,6 +67,10 @@ int main(void)
     printf("{fmt} ", y[j]);
   for (int i = 0; i < M; i++)
     printf("{fmt} ", z[i]);
+  for (int b = 0; b < 3; b++)
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++)
+        printf("{fmt} ", D[b][i][j]);
   printf("\\n");
   return 0;
 }}

@@ -5,7 +5,8 @@ small programs run the calls (linked with OpenBLAS, installed by ``.ci/run``); e
 is compared with the original's within the reassociation tolerance, and the run with
 ``--blas=none --no-reassociate`` exactly.  ``B`` is copied into ``y`` so that the output
 shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
-dimensions differ from the sizes.  The SYMM cases leave their accumulator ``t`` live, printed after the region.
+dimensions differ from the sizes.  The strict triangles' diagonals show in ``y``.  The SYMM cases leave their
+accumulator ``t`` live, printed after the region, and the batched GEMMs their buffer ``x``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,31 @@ CASES: dict[str, Case] = {
         "    for (j = 0; j <= i; j++)\n      B[i][j] += 1.5 * A[i][k] * A[j][k];\n}\n" + SHOW,
         "cblas_dsyrk",
     ),
+    "syrk-strict-lower": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j < i; j++)\n"
+        "      B[i][j] += 0.5 * A[i][k] * A[j][k];\n" + SHOW,
+        "cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans",
+    ),
+    "syrk-strict-upper-transposed": Case(
+        "float",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < M; k++)\n    for (j = i + 1; j < M; j++)\n"
+        "      B[i][j] += A[k][i] * A[k][j];\n" + SHOW,
+        "cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans",
+    ),
+    "correlation": Case(
+        "double",
+        "for (i = 0; i < M - 1; i++) {\n  B[i][i] = 1.0;\n  for (j = i + 1; j < M; j++) {\n    B[i][j] = 0.0;\n"
+        "    for (k = 0; k < N; k++)\n      B[i][j] += A[i][k] * A[j][k];\n    B[j][i] = B[i][j];\n  }\n}\n"
+        "B[M - 1][M - 1] = 1.0;\n" + SHOW,
+        "cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans",
+    ),
+    "syr2k-strict": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (k = 0; k < N; k++)\n    for (j = 0; j < i; j++)\n"
+        "      B[i][j] += A[j][k] * C[i][k] + C[j][k] * A[i][k];\n" + SHOW,
+        "cblas_dsyr2k",
+    ),
     "syr2k": Case(
         "double", TRIANGLE + "B[i][j] += A[j][k] * 2 * C[i][k] + C[j][k] * 2 * A[i][k];\n" + SHOW, "cblas_dsyr2k"
     ),
@@ -90,6 +116,28 @@ CASES: dict[str, Case] = {
         .replace("k = 0; k < i;", "k = i + 1; k < M;")
         + SHOW,
         "cblas_dsymm(CblasRowMajor, CblasLeft, CblasUpper",
+    ),
+}
+DOITGEN = (
+    "for (i = 0; i < 3; i++)\n  for (j = 0; j < {rows}; j++) {{\n    for (k = 0; k < {columns}; k++) {{\n"
+    "      x[k] = 0;\n      for (l = 0; l < {depth}; l++)\n        x[k] += {product};\n    }}\n"
+    "    for (k = 0; k < {columns}; k++)\n      D[i][j][k] = x[k];\n  }}\n"
+)
+CASES |= {
+    "doitgen": Case(
+        "double",
+        DOITGEN.format(rows="M", columns="N", depth="M", product="D[i][j][l] * C[l][k]"),
+        "cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, polyopt_group",
+    ),
+    "doitgen-rows-apart": Case(
+        "float",
+        DOITGEN.format(rows="M - 3", columns="N", depth="M", product="2 * D[i][j][l] * A[l][k]"),
+        "cblas_sgemm",
+    ),  # the batches' rows are not evenly spaced: one call per batch
+    "doitgen-transposed": Case(
+        "double",
+        DOITGEN.format(rows="M", columns="M", depth="N", product="D[i][j][l] * A[k][l]"),
+        "CblasNoTrans, CblasTrans",
     ),
 }
 FORCED = ("--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0")
