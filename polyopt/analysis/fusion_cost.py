@@ -65,6 +65,11 @@ class GroupCost:
     def cycles(self) -> float:
         return sum(band.cycles(self.cores) for band in self.bands)
 
+    @property
+    def parallel_instances(self) -> float:
+        """The statement instances that run in parallel loops."""
+        return sum(band.instances * band.parallel for band in self.bands)
+
     def describe(self) -> str:
         parallel = sum(band.parallel for band in self.bands)
         streamed = sum(band.streamed for band in self.bands) / 2**20

@@ -418,11 +418,11 @@ def group_schedule(
     tiles are then mostly partial and guarded), a schedule whose outer loop is
     an original (time) loop, with parallel loops inside giving every statement
     one, is used instead when it exists: it streams whole rows per time step.
-    With a shallower band, that stepwise schedule is used when ``costing`` (seed 000
-    Ch. 3) finds it cheaper: isl's band fuses statements whose shared loop then
-    carries a dependence (gramschmidt's column loop, fused with the statements that
-    compute the column it reads), while inside each step isl distributes them and
-    their loops run in parallel.
+    With a shallower band, that stepwise schedule is used when it runs more instances
+    in parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses
+    statements whose shared loop then carries a dependence (gramschmidt's column loop,
+    fused with the statements that compute the column it reads), while inside each
+    step isl distributes them and their loops run in parallel.
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
@@ -442,9 +442,15 @@ def group_schedule(
         if _covered(stepwise, deps.full, group.statements):
             return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
         return schedule, None
-    if costing is not None and costing(stepwise).cycles < costing(schedule).cycles * (1 - TIE):
-        return stepwise, f"{where}: the original outer loop, isl's schedule inside each step, costs less"
+    if costing is not None and _parallelizes(costing(stepwise), costing(schedule)):
+        return stepwise, f"{where}: parallel loops inside the original outer loop cost less than isl's band"
     return schedule, None
+
+
+def _parallelizes(stepwise: GroupCost, fused: GroupCost) -> bool:
+    """Whether ``stepwise`` runs more instances in parallel than ``fused`` and costs less."""
+    more = stepwise.parallel_instances > fused.parallel_instances
+    return more and stepwise.cycles < fused.cycles * (1 - TIE)
 
 
 def schedule_region(

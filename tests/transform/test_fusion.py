@@ -9,7 +9,7 @@ import islpy as isl
 import pytest
 
 import polyopt.transform.fusion as fusion
-from polyopt.analysis.fusion_cost import group_cost
+from polyopt.analysis.fusion_cost import BandCost, GroupCost, group_cost
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
@@ -296,7 +296,7 @@ def test_sequential_band_gives_way_to_parallel_loops_inside_the_outer_loop(kerne
 
     schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, costing)
 
-    assert note is not None and "costs less" in note
+    assert note is not None and "parallel loops inside" in note
     assert schedule_respects(schedule, kernel.full)
     assert not _parallel_statements(kernel.isl_schedule(), kernel.full) & {"S4", "S5"}
     assert _parallel_statements(schedule, kernel.full) >= {"S4", "S5"}
@@ -326,3 +326,13 @@ def test_cost_spreads_only_the_instances_under_inner_parallel_loops(kernel_of: K
     assert band.parallel == 0
     assert 0.4 < inside.bands[0].parallel < 0.6
     assert inside.cycles < apart.cycles
+
+
+def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> None:
+    fused = GroupCost((BandCost(("S0",), 100, 4000, 0.0), BandCost(("S1",), 10, 800, 0.0)), cores=2)
+    streams_less = GroupCost((BandCost(("S0", "S1"), 110, 4000, 0.0),), cores=2)
+    parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), cores=2)
+
+    assert streams_less.cycles < fused.cycles
+    assert not fusion._parallelizes(streams_less, fused)
+    assert fusion._parallelizes(parallel, fused)
