@@ -9,11 +9,13 @@ a group).  Each band executes its statement instances and streams every
 array its statements touch once (the first touch misses in every cache, and a
 second band that reads the same array again pays again); a band with a parallel outermost loop (or, being
 permutable, a member that can be moved out as one) spreads both over the
-cores.  Its cost in cycles is
+cores.  A sequential band spreads the share ``p`` of its instances that run in
+parallel loops inside it (the caller's ``inner_parallel`` statements: a
+sequential outer loop with a parallel inner loop per step, or a wavefront).  Its cost in cycles is
 
-    (instances · OP_CYCLES + streamed bytes · BYTE_CYCLES) / cores used,
+    (instances · OP_CYCLES + streamed bytes · BYTE_CYCLES) · (1 - p + p / cores),
 
-and a group costs the sum over its bands.  Fusing nests that share an array
+with ``p = 1`` for a parallel band, and a group costs the sum over its bands.  Fusing nests that share an array
 saves streaming it again, and costs nothing unless the fused band loses its
 parallel loop: exactly the trade BTO (seed 002) searches.  Sizes are box
 extents at the parameter values (``polyopt.frontend.params``).
@@ -39,16 +41,17 @@ BYTE_CYCLES = 0.5  # one byte from memory: about 4 cycles per double on a memory
 
 @dataclass(frozen=True)
 class BandCost:
-    """One outermost band: its statements, their instances, the bytes it streams, and whether
-    it runs in parallel."""
+    """One outermost band: its statements, their instances, the bytes it streams, and the share
+    of its instances that run in parallel (1: the band's outer loop is parallel)."""
 
     statements: tuple[str, ...]
     instances: int
     streamed: int
-    parallel: bool
+    parallel: float
 
     def cycles(self, cores: int) -> float:
-        return (self.instances * OP_CYCLES + self.streamed * BYTE_CYCLES) / (cores if self.parallel else 1)
+        work = self.instances * OP_CYCLES + self.streamed * BYTE_CYCLES
+        return work * (1 - self.parallel + self.parallel / cores)
 
 
 @dataclass(frozen=True)
@@ -62,12 +65,17 @@ class GroupCost:
     def cycles(self) -> float:
         return sum(band.cycles(self.cores) for band in self.bands)
 
+    @property
+    def parallel_instances(self) -> float:
+        """The statement instances that run in parallel loops."""
+        return sum(band.instances * band.parallel for band in self.bands)
+
     def describe(self) -> str:
         parallel = sum(band.parallel for band in self.bands)
         streamed = sum(band.streamed for band in self.bands) / 2**20
         instances = sum(band.instances for band in self.bands)
         return (
-            f"{self.cycles:.3g} cycles: {len(self.bands)} outer band(s), {parallel} parallel, "
+            f"{self.cycles:.3g} cycles: {len(self.bands)} outer band(s), {parallel:.3g} parallel, "
             f"{instances:.3g} instances, {streamed:.3g} MiB streamed"
         )
 
@@ -78,12 +86,14 @@ def group_cost(
     dependences: isl.UnionMap,
     machine: Machine,
     parameters: Mapping[str, int],
+    inner_parallel: frozenset[str] = frozenset(),
 ) -> GroupCost:
-    """The cost of running one group's ``schedule`` (module docstring)."""
-    bands = [_band_cost(model, band, dependences, parameters) for band in outermost_bands(schedule)]
+    """The cost of running one group's ``schedule`` (module docstring); ``inner_parallel`` are the
+    statements that run in a parallel loop below a sequential outermost band."""
+    bands = [_band_cost(model, band, dependences, parameters, inner_parallel) for band in outermost_bands(schedule)]
     loose = set(model.domains) & _statements_of(schedule) - {s for band in bands for s in band.statements}
     if loose:  # statements outside any loop run once each
-        bands.append(BandCost(tuple(sorted(loose)), len(loose), 0, False))
+        bands.append(BandCost(tuple(sorted(loose)), len(loose), 0, 0.0))
     return GroupCost(tuple(bands), machine.cores)
 
 
@@ -92,12 +102,20 @@ def _statements_of(schedule: isl.Schedule) -> set[str]:
 
 
 def _band_cost(
-    model: PolyModel, band: isl.ScheduleNode, dependences: isl.UnionMap, parameters: Mapping[str, int]
+    model: PolyModel,
+    band: isl.ScheduleNode,
+    dependences: isl.UnionMap,
+    parameters: Mapping[str, int],
+    inner_parallel: frozenset[str],
 ) -> BandCost:
     statements = tuple(sorted(band_statements(band)))
-    instances = sum(_box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in statements)
+    counts = {name: _box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in statements}
+    instances = sum(counts.values())
     streamed = _data_bytes(model, frozenset(statements), parameters)
-    return BandCost(statements, instances, streamed, has_outer_parallel(band, dependences))
+    if has_outer_parallel(band, dependences):
+        return BandCost(statements, instances, streamed, 1.0)
+    inside = sum(count for name, count in counts.items() if name in inner_parallel)
+    return BandCost(statements, instances, streamed, inside / instances if instances else 0.0)
 
 
 def _data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:

@@ -1,7 +1,8 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``plan_fusion``, ``model_costing``, ``group_schedule``, ``schedule_region``.
+``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``, ``model_costing``, ``group_schedule``,
+``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -52,6 +53,7 @@ DEFAULT_FUSION = "model"
 MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
+ScheduleCoster = Callable[[isl.Schedule], GroupCost]
 MAX_WAVEFRONT_DEPTH = 3
 
 
@@ -160,14 +162,27 @@ def _cheapest(nests: list[frozenset[str]], costing: GroupCoster) -> FusionPlan:
     return FusionPlan("model", tuple(groups), tuple(weighed))
 
 
+def schedule_costing(
+    model: PolyModel, deps: Dependences, machine: Machine, parameters: Mapping[str, int]
+) -> ScheduleCoster:
+    """The cost of a group's schedule by ``group_cost``, which spreads over the cores the
+    statements under the parallel loops (wavefronts included) that sequential bands keep inside."""
+
+    def cost(schedule: isl.Schedule) -> GroupCost:
+        inner = _parallel_statements(schedule, deps.full, _multi_member_bands(schedule))
+        return group_cost(model, schedule, deps.full, machine, parameters, inner)
+
+    return cost
+
+
 def model_costing(
-    model: PolyModel, deps: Dependences, options: SchedulerOptions, machine: Machine, parameters: Mapping[str, int]
+    model: PolyModel, deps: Dependences, options: SchedulerOptions, costing: ScheduleCoster
 ) -> GroupCoster:
-    """The cost of a group as it would be scheduled (``group_schedule``), by ``group_cost``."""
+    """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options)
-        return group_cost(model, schedule, deps.full, machine, parameters)
+        schedule, _ = group_schedule(model, group, deps, options, costing)
+        return costing(schedule)
 
     return cost
 
@@ -195,10 +210,24 @@ def _worth_fusing(
     return not any(s is not None and _outer_parallel(s, dependences) for s in apart)
 
 
+def _parallel_statements(
+    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]]
+) -> frozenset[str]:
+    """The statements under a parallel loop of ``schedule`` when the bands at ``tiled`` are tiled."""
+    plan = plan_parallel(schedule, dependences, tiled)
+    return frozenset(name for loop in plan.loops for name, _ in loop.expressions)
+
+
+def _multi_member_bands(schedule: isl.Schedule) -> frozenset[tuple[int, ...]]:
+    """The paths of the bands that tiling tiles (permutable, two or more members)."""
+    return frozenset(
+        path for path, band in band_nodes(schedule) if band.band_n_member() >= 2 and band.band_get_permutable()
+    )
+
+
 def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: frozenset[str]) -> bool:
     """Whether every statement runs under some parallel loop of ``schedule`` (untiled)."""
-    plan = plan_parallel(schedule, dependences)
-    return {name for loop in plan.loops for name, _ in loop.expressions} >= statements
+    return _parallel_statements(schedule, dependences, frozenset()) >= statements
 
 
 def _band_depth(schedule: isl.Schedule) -> int:
@@ -375,7 +404,11 @@ def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedu
 
 
 def group_schedule(
-    model: PolyModel, group: FusionGroup, deps: Dependences, options: SchedulerOptions
+    model: PolyModel,
+    group: FusionGroup,
+    deps: Dependences,
+    options: SchedulerOptions,
+    costing: ScheduleCoster | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
@@ -385,6 +418,11 @@ def group_schedule(
     tiles are then mostly partial and guarded), a schedule whose outer loop is
     an original (time) loop, with parallel loops inside giving every statement
     one, is used instead when it exists: it streams whole rows per time step.
+    With a shallower band, that stepwise schedule is used when it runs more instances
+    in parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses
+    statements whose shared loop then carries a dependence (gramschmidt's column loop,
+    fused with the statements that compute the column it reads), while inside each
+    step isl distributes them and their loops run in parallel.
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
@@ -394,22 +432,40 @@ def group_schedule(
     schedule = schedule_group(model, group.statements, deps.reduced, options)
     if schedule is None:
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
-    if options.outer_parallel or _outer_parallel(schedule, deps.full) or _band_depth(schedule) <= MAX_WAVEFRONT_DEPTH:
+    if options.outer_parallel or _outer_parallel(schedule, deps.full):
         return schedule, None
-    stepwise = _stepwise_schedule(model, group, deps.reduced, options)
-    if stepwise is not None and _covered(stepwise, deps.full, group.statements):
-        return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
+    deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
+    stepwise = _stepwise_schedule(model, group, deps.reduced, options) if deep or costing else None
+    if stepwise is None:
+        return schedule, None
+    if deep:
+        if _covered(stepwise, deps.full, group.statements):
+            return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
+        return schedule, None
+    if costing is not None and _parallelizes(costing(stepwise), costing(schedule)):
+        return stepwise, f"{where}: parallel loops inside the original outer loop cost less than isl's band"
     return schedule, None
 
 
+def _parallelizes(stepwise: GroupCost, fused: GroupCost) -> bool:
+    """Whether ``stepwise`` runs more instances in parallel than ``fused`` and costs less."""
+    more = stepwise.parallel_instances > fused.parallel_instances
+    return more and stepwise.cycles < fused.cycles * (1 - TIE)
+
+
 def schedule_region(
-    model: PolyModel, deps: Dependences, plan: FusionPlan, options: SchedulerOptions
+    model: PolyModel,
+    deps: Dependences,
+    plan: FusionPlan,
+    options: SchedulerOptions,
+    costing: ScheduleCoster | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
-    """Schedule each group and run the groups in order; notes say where a group's schedule was chosen."""
+    """Schedule each group (choosing between schedules by ``costing``, when given) and run the
+    groups in order; notes say where a group's schedule was chosen."""
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule, note = group_schedule(model, group, deps, options)
+        schedule, note = group_schedule(model, group, deps, options, costing)
         schedules.append(schedule)
         if note:
             notes.append(note)

@@ -9,10 +9,13 @@ import islpy as isl
 import pytest
 
 import polyopt.transform.fusion as fusion
+from polyopt.analysis.fusion_cost import BandCost, GroupCost, group_cost
 from polyopt.frontend.scop import Scop
+from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, carries, parallel_outermost, schedule_respects
+from polyopt.schedule_tree import band_nodes, carries, member_expressions, parallel_outermost, schedule_respects
 from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
+from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, build_kernel, relaxed
@@ -259,3 +262,77 @@ def test_compute_bound_nests_are_left_to_isl(kernel_of: KernelOf) -> None:
 
     assert not fusion._streaming(kernel.model, kernel.statements)
     assert fusion._row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
+
+
+# Modified Gram-Schmidt: isl fuses the column loop j with the statements that compute column k
+# (at j = k), so j carries a dependence; within one step of k, the column updates are independent.
+GRAMSCHMIDT = (
+    "for (k = 0; k < n; k++) {\n"
+    "  R[k][k] = 0;\n"
+    "  for (i = 0; i < m; i++)\n"
+    "    R[k][k] += A[i][k] * A[i][k];\n"
+    "  for (i = 0; i < m; i++)\n"
+    "    Q[i][k] = A[i][k] / R[k][k];\n"
+    "  for (j = k + 1; j < n; j++) {\n"
+    "    R[k][j] = 0;\n"
+    "    for (i = 0; i < m; i++)\n"
+    "      R[k][j] += Q[i][k] * A[i][j];\n"
+    "    for (i = 0; i < m; i++)\n"
+    "      A[i][j] = A[i][j] - Q[i][k] * R[k][j];\n"
+    "  }\n"
+    "}\n"
+)
+MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+
+
+def _parallel_statements(schedule: isl.Schedule, dependences: isl.UnionMap) -> set[str]:
+    return {name for loop in plan_parallel(schedule, dependences).loops for name, _ in loop.expressions}
+
+
+def test_sequential_band_gives_way_to_parallel_loops_inside_the_outer_loop(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(GRAMSCHMIDT))
+    costing = fusion.schedule_costing(kernel.model, kernel.deps, MACHINE, {"n": 1200, "m": 1000})
+    group = FusionGroup((0,), kernel.statements)
+
+    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, costing)
+
+    assert note is not None and "parallel loops inside" in note
+    assert schedule_respects(schedule, kernel.full)
+    assert not _parallel_statements(kernel.isl_schedule(), kernel.full) & {"S4", "S5"}
+    assert _parallel_statements(schedule, kernel.full) >= {"S4", "S5"}
+    assert costing(schedule).cycles < costing(kernel.isl_schedule()).cycles
+    (outer,) = _top_bands(schedule)
+    assert set(member_expressions(outer[1], 0).values()) == {"k"}
+
+
+def test_without_costing_isl_band_is_kept(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(GRAMSCHMIDT))
+    group = FusionGroup((0,), kernel.statements)
+
+    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
+
+    assert note is None
+    assert schedule.get_map().is_equal(kernel.isl_schedule().get_map())
+
+
+def test_cost_spreads_only_the_instances_under_inner_parallel_loops(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(GRAMSCHMIDT))
+    schedule = kernel.model.schedule  # the original order: one sequential outer band
+
+    apart = group_cost(kernel.model, schedule, kernel.full, MACHINE, {"n": 1200, "m": 1000})
+    inside = group_cost(kernel.model, schedule, kernel.full, MACHINE, {"n": 1200, "m": 1000}, frozenset({"S5"}))
+
+    (band,) = apart.bands
+    assert band.parallel == 0
+    assert 0.4 < inside.bands[0].parallel < 0.6
+    assert inside.cycles < apart.cycles
+
+
+def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> None:
+    fused = GroupCost((BandCost(("S0",), 100, 4000, 0.0), BandCost(("S1",), 10, 800, 0.0)), cores=2)
+    streams_less = GroupCost((BandCost(("S0", "S1"), 110, 4000, 0.0),), cores=2)
+    parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), cores=2)
+
+    assert streams_less.cycles < fused.cycles
+    assert not fusion._parallelizes(streams_less, fused)
+    assert fusion._parallelizes(parallel, fused)
