@@ -108,6 +108,10 @@ class Idiom:
         return line if expected is None else f"{line}; left to the loops: {work} = {expected} at the assumed values"
 
 
+def _half(lower: bool) -> str:
+    return "lower" if lower else "upper"
+
+
 def _t(array: str, transposed: bool) -> str:
     return f"{array}^T" if transposed else array
 
@@ -223,7 +227,17 @@ class Syr2k(_RankK):
 
 
 @dataclass(frozen=True, eq=False)
-class Trmm(Idiom):
+class _SquareOperand(Idiom):
+    """A level-3 routine that applies an M x M operand, of which one triangle (``lower`` or upper) is
+    read, to an M x N matrix: its work is M·M·N."""
+
+    LEVEL = 3
+    SIZE_NAMES = ("M", "N")
+    WORK = (0, 0, 1)
+
+
+@dataclass(frozen=True, eq=False)
+class Trmm(_SquareOperand):
     """``B = op(A) * B`` with ``A`` M x M unit triangular (``lower`` or upper) and ``B`` M x N."""
 
     b: str
@@ -232,17 +246,13 @@ class Trmm(Idiom):
     trans: bool
 
     ROUTINE = "trmm"
-    LEVEL = 3
-    SIZE_NAMES = ("M", "N")
-    WORK = (0, 0, 1)
 
     def formula(self) -> str:
-        half = "lower" if self.lower else "upper"
-        return f"{self.b} = {_t(self.a, self.trans)} * {self.b} ({self.a} unit {half} triangular)"
+        return f"{self.b} = {_t(self.a, self.trans)} * {self.b} ({self.a} unit {_half(self.lower)} triangular)"
 
 
 @dataclass(frozen=True, eq=False)
-class Symm(Idiom):
+class Symm(_SquareOperand):
     """``C = alpha * A * B + beta * C`` with ``A`` M x M symmetric, only its ``lower`` (or upper) triangle
     read, and ``B``, ``C`` M x N."""
 
@@ -254,13 +264,10 @@ class Symm(Idiom):
     beta: str
 
     ROUTINE = "symm"
-    LEVEL = 3
-    SIZE_NAMES = ("M", "N")
-    WORK = (0, 0, 1)
 
     def formula(self) -> str:
-        half = "lower" if self.lower else "upper"
-        return f"{self.c} = {self.alpha} * {self.a} * {self.b} + {self.beta} * {self.c} ({self.a} symmetric, {half})"
+        product = f"{self.alpha} * {self.a} * {self.b} + {self.beta} * {self.c}"
+        return f"{self.c} = {product} ({self.a} symmetric, {_half(self.lower)})"
 
 
 @dataclass(frozen=True, eq=False)
