@@ -200,7 +200,7 @@ class _RankK(Idiom):
     WORK = (0, 0, 1)
 
     def _target(self) -> str:
-        return f"{self.c} ({'strict ' if self.strict else ''}{'lower' if self.lower else 'upper'})"
+        return f"{self.c} ({'strict ' if self.strict else ''}{_half(self.lower)})"
 
 
 @dataclass(frozen=True, eq=False)
