@@ -1,7 +1,7 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``plan_fusion``, ``model_costing``, ``group_schedule``, ``schedule_region``.
+``ResidencyOf``, ``plan_fusion``, ``model_costing``, ``model_residency``, ``group_schedule``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -35,6 +35,7 @@ import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.fusion_cost import GroupCost, group_cost
+from polyopt.analysis.residency import Residency, group_residency
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
@@ -52,6 +53,7 @@ DEFAULT_FUSION = "model"
 MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
+ResidencyOf = Callable[["FusionGroup"], Residency]
 MAX_WAVEFRONT_DEPTH = 3
 
 
@@ -165,11 +167,18 @@ def model_costing(
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``), by ``group_cost``."""
 
+    residency = model_residency(model, machine, parameters)
+
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options)
+        schedule, _ = group_schedule(model, group, deps, options, residency(group))
         return group_cost(model, schedule, deps.full, machine, parameters)
 
     return cost
+
+
+def model_residency(model: PolyModel, machine: Machine, parameters: Mapping[str, int]) -> ResidencyOf:
+    """Whether a group runs from cache on ``machine`` at ``parameters`` (``polyopt.analysis.residency``)."""
+    return lambda group: group_residency(model, group.statements, machine, parameters)
 
 
 def _worth_fusing(
@@ -375,10 +384,18 @@ def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedu
 
 
 def group_schedule(
-    model: PolyModel, group: FusionGroup, deps: Dependences, options: SchedulerOptions
+    model: PolyModel,
+    group: FusionGroup,
+    deps: Dependences,
+    options: SchedulerOptions,
+    residency: Residency | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
+    When isl's schedule has no outer parallel loop (it would be skewed and
+    tiled for the reuse its time loop carries) and the group is ``residency.resident``
+    (that reuse already hits in cache, and no loop would start threads), the
+    original order is kept.
     When isl's permutable schedule has no outer parallel loop (a time-iterated
     stencil that would run as a wavefront of time tiles) and its band is deeper
     than ``MAX_WAVEFRONT_DEPTH`` (time plus three space dimensions: skewed
@@ -394,7 +411,11 @@ def group_schedule(
     schedule = schedule_group(model, group.statements, deps.reduced, options)
     if schedule is None:
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
-    if options.outer_parallel or _outer_parallel(schedule, deps.full) or _band_depth(schedule) <= MAX_WAVEFRONT_DEPTH:
+    if options.outer_parallel or _outer_parallel(schedule, deps.full):
+        return schedule, None
+    if residency is not None and residency.resident:
+        return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
+    if _band_depth(schedule) <= MAX_WAVEFRONT_DEPTH:
         return schedule, None
     stepwise = _stepwise_schedule(model, group, deps.reduced, options)
     if stepwise is not None and _covered(stepwise, deps.full, group.statements):
@@ -403,13 +424,18 @@ def group_schedule(
 
 
 def schedule_region(
-    model: PolyModel, deps: Dependences, plan: FusionPlan, options: SchedulerOptions
+    model: PolyModel,
+    deps: Dependences,
+    plan: FusionPlan,
+    options: SchedulerOptions,
+    residency: ResidencyOf | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
-    """Schedule each group and run the groups in order; notes say where a group's schedule was chosen."""
+    """Schedule each group (``residency``: whether it runs from cache, ``model_residency``) and run
+    the groups in order; notes say where a group's schedule was chosen."""
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule, note = group_schedule(model, group, deps, options)
+        schedule, note = group_schedule(model, group, deps, options, residency(group) if residency else None)
         schedules.append(schedule)
         if note:
             notes.append(note)

@@ -10,6 +10,7 @@ import pytest
 
 import polyopt.transform.fusion as fusion
 from polyopt.frontend.scop import Scop
+from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, parallel_outermost, schedule_respects
 from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
@@ -259,3 +260,19 @@ def test_compute_bound_nests_are_left_to_isl(kernel_of: KernelOf) -> None:
 
     assert not fusion._streaming(kernel.model, kernel.statements)
     assert fusion._row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
+
+
+@pytest.mark.parametrize(("n", "original"), [(2000, True), (200_000, False)])
+def test_a_stencil_whose_data_fit_in_cache_keeps_its_original_order(
+    kernel_of: KernelOf, n: int, original: bool
+) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    plan = FusionPlan("none", (FusionGroup((0,), kernel.statements),))
+    machine = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+    residency = fusion.model_residency(kernel.model, machine, {"T": 500, "n": n})
+
+    schedule, notes = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler, residency)
+
+    assert schedule.get_map().is_equal(kernel.model.schedule.get_map()) is original
+    assert any("original order kept" in note for note in notes) is original
+    assert schedule_respects(schedule, kernel.full)
