@@ -41,7 +41,14 @@ from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
 from polyopt.transform.expansion import expand
-from polyopt.transform.fusion import FusionPlan, model_costing, plan_fusion, schedule_costing, schedule_region
+from polyopt.transform.fusion import (
+    FusionPlan,
+    model_costing,
+    model_residency,
+    plan_fusion,
+    schedule_costing,
+    schedule_region,
+)
 from polyopt.transform.inplace import hold_in_place
 from polyopt.transform.library import plan_library
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
@@ -150,9 +157,10 @@ def _transform(
     """
     parameters = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | dict(parameters or {})
     costing = schedule_costing(model, deps, options.machine, parameters)
-    grouping = model_costing(model, deps, options.scheduler, costing)
+    residency = model_residency(model, options.machine, parameters)
+    grouping = model_costing(model, deps, options.scheduler, costing, residency)
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler, grouping)
-    schedule, notes = schedule_region(model, deps, fusion, options.scheduler, costing)
+    schedule, notes = schedule_region(model, deps, fusion, options.scheduler, costing, residency)
     sizer = model_sizer(model, deps.full, deps.union((FLOW,)), reductions, options.machine, parameters)
     tiles = plan_tiling(schedule, options.tiling, deps.full, sizer)
     schedule = apply_tiling(schedule, tiles)

@@ -15,7 +15,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, _verify, optimize_text
 from polyopt.schedule_tree import band_nodes, parallel_outermost
-from polyopt.transform.fusion import FusionPlan, ScheduleCoster
+from polyopt.transform.fusion import FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
@@ -145,7 +145,12 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
     original, _ = _region(optimize_text(text, "k.c", Options(identity=True)))
 
     def backwards(
-        model: PolyModel, deps: Dependences, plan: FusionPlan, options: SchedulerOptions, costing: ScheduleCoster
+        model: PolyModel,
+        deps: Dependences,
+        plan: FusionPlan,
+        options: SchedulerOptions,
+        costing: ScheduleCoster,
+        residency: ResidencyOf,
     ) -> tuple[isl.Schedule, tuple[str, ...]]:
         return _reversed(model), ()
 

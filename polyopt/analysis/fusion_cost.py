@@ -2,7 +2,8 @@
 seed 001 Alg. 1-2 (working sets against cache capacity), seed 002 (fusion and parallelism
 chosen together).
 
-Public: ``OP_CYCLES``, ``BYTE_CYCLES``, ``BandCost``, ``GroupCost``, ``group_cost``.
+Public: ``OP_CYCLES``, ``BYTE_CYCLES``, ``BandCost``, ``GroupCost``, ``group_cost``, ``instance_count``,
+``data_bytes``.
 
 A group's schedule runs as a sequence of outermost bands (isl may distribute
 a group).  Each band executes its statement instances and streams every
@@ -109,16 +110,21 @@ def _band_cost(
     inner_parallel: frozenset[str],
 ) -> BandCost:
     statements = tuple(sorted(band_statements(band)))
-    counts = {name: _box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in statements}
+    counts = {name: instance_count(model, frozenset({name}), parameters) for name in statements}
     instances = sum(counts.values())
-    streamed = _data_bytes(model, frozenset(statements), parameters)
+    streamed = data_bytes(model, frozenset(statements), parameters)
     if has_outer_parallel(band, dependences):
         return BandCost(statements, instances, streamed, 1.0)
     inside = sum(count for name, count in counts.items() if name in inner_parallel)
     return BandCost(statements, instances, streamed, inside / instances if instances else 0.0)
 
 
-def _data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
+def instance_count(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
+    """Instances of ``statements`` (the boxes of their domains at ``parameters``)."""
+    return sum(_box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in sorted(statements))
+
+
+def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
     """Bytes of the boxes of array elements ``statements`` touch."""
     touched: dict[str, isl.Set] = {}
     for ref in model.references:

@@ -13,7 +13,9 @@ to L2 (Ch. 3, Alg. 2).  Sizes are clamped to [``MIN_TILE``, extent]: a member
 without reuse still needs a tile long enough to amortize its loop, and a tile
 longer than the loop is the loop.  Finally the outermost parallel member keeps
 at least one tile per core, and so does every member of a band without one
-(its tiles run as a wavefront).  For ``--l2tile`` the L1 tiles are grouped
+(its tiles run as a wavefront); when the band's work starts threads, the
+parallel member's tiles are then evened out so that they fill whole rounds on
+the cores.  For ``--l2tile`` the L1 tiles are grouped
 into L2 tiles: every member but the vector one scaled by the factor that makes
 the footprint fill L2, when that factor is at least 2.
 """
@@ -86,11 +88,13 @@ def choose_tile_sizes(
     parallel: int | None,
     inner_size: int | None = None,
     carried: Sequence[int] = (),
+    threads: bool = True,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
     ``parallel`` the outermost parallel member; ``carried`` adds reuse along dependences
-    (``dependence_reuse``) to the accesses' own."""
+    (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
+    starts threads (only then are its tiles evened out over the cores)."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -118,6 +122,8 @@ def choose_tile_sizes(
     for member in shared:
         if member not in fixed:
             sizes[member] = _per_core(sizes[member], extents[member], machine.cores)
+    if threads and parallel is not None and parallel not in fixed:
+        sizes[parallel] = _balanced(sizes[parallel], extents[parallel], machine.cores)
     outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
     return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer)
 
@@ -158,3 +164,16 @@ def _per_core(size: int, extent: int | None, cores: int) -> int:
     if extent is None or extent < cores * MIN_TILE:
         return size
     return min(size, max(MIN_TILE, extent // cores))
+
+
+def _balanced(size: int, extent: int | None, cores: int) -> int:
+    """``size``, shrunk so that the tiles of ``extent`` split evenly over ``cores``: the
+    rounds that tiles of ``size`` take on the cores (the last one partly idle) are kept, and
+    the tiles are made just long enough to fill them (rounded up to whole lines, which may
+    leave the last tile short but adds no round).  Seed 003, Sec. 3.5 (parallel loops
+    chunked so that the threads' loads balance)."""
+    if extent is None or size >= extent:
+        return size
+    rounds = -(-extent // (cores * size))
+    even = -(-extent // (cores * rounds))
+    return min(size, max(MIN_TILE, -(-even // ALIGNMENT) * ALIGNMENT if even >= ALIGNMENT else even))

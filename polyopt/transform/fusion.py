@@ -1,8 +1,8 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``, ``model_costing``, ``group_schedule``,
-``schedule_region``.
+``ResidencyOf``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``, ``model_costing``, ``model_residency``,
+``group_schedule``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -36,6 +36,7 @@ import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.fusion_cost import GroupCost, group_cost
+from polyopt.analysis.residency import Residency, group_residency
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
@@ -54,6 +55,7 @@ MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many cons
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
 ScheduleCoster = Callable[[isl.Schedule], GroupCost]
+ResidencyOf = Callable[["FusionGroup"], Residency]
 MAX_WAVEFRONT_DEPTH = 3
 
 
@@ -176,15 +178,20 @@ def schedule_costing(
 
 
 def model_costing(
-    model: PolyModel, deps: Dependences, options: SchedulerOptions, costing: ScheduleCoster
+    model: PolyModel, deps: Dependences, options: SchedulerOptions, costing: ScheduleCoster, residency: ResidencyOf
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options, costing)
+        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group))
         return costing(schedule)
 
     return cost
+
+
+def model_residency(model: PolyModel, machine: Machine, parameters: Mapping[str, int]) -> ResidencyOf:
+    """Whether a group runs from cache on ``machine`` at ``parameters`` (``polyopt.analysis.residency``)."""
+    return lambda group: group_residency(model, group.statements, machine, parameters)
 
 
 def _worth_fusing(
@@ -409,9 +416,14 @@ def group_schedule(
     deps: Dependences,
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
+    residency: Residency | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
+    When isl's schedule has no outer parallel loop (it would be skewed and
+    tiled for the reuse its time loop carries) and the group is ``residency.resident``
+    (that reuse already hits in cache, and no loop would start threads), the
+    original order is kept.
     When isl's permutable schedule has no outer parallel loop (a time-iterated
     stencil that would run as a wavefront of time tiles) and its band is deeper
     than ``MAX_WAVEFRONT_DEPTH`` (time plus three space dimensions: skewed
@@ -434,6 +446,8 @@ def group_schedule(
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
     if options.outer_parallel or _outer_parallel(schedule, deps.full):
         return schedule, None
+    if residency is not None and residency.resident:
+        return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
     deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
     stepwise = _stepwise_schedule(model, group, deps.reduced, options) if deep or costing else None
     if stepwise is None:
@@ -459,13 +473,15 @@ def schedule_region(
     plan: FusionPlan,
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
+    residency: ResidencyOf | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
-    """Schedule each group (choosing between schedules by ``costing``, when given) and run the
-    groups in order; notes say where a group's schedule was chosen."""
+    """Schedule each group (choosing between schedules by ``costing``, when given; ``residency``: whether
+    it runs from cache, ``model_residency``) and run the groups in order; notes say where a group's
+    schedule was chosen."""
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule, note = group_schedule(model, group, deps, options, costing)
+        schedule, note = group_schedule(model, group, deps, options, costing, residency(group) if residency else None)
         schedules.append(schedule)
         if note:
             notes.append(note)

@@ -22,11 +22,12 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.footprint import band_footprint, dependence_reuse
+from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_has_inner_band, band_nodes, node_at, parallel_outermost
+from polyopt.schedule_tree import band_has_inner_band, band_nodes, band_statements, node_at, parallel_outermost
 from polyopt.transform.vector import innermost_member
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
@@ -143,7 +144,9 @@ def model_sizer(
     member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
     walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
     gcc still streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide
-    legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``)."""
+    legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
+    The parallel member's tiles are evened out over the cores when the band's instances
+    reach ``Machine.parallel_work`` (its loop starts threads)."""
 
     def size(band: isl.ScheduleNode) -> TileChoice | None:
         footprint = band_footprint(model, band, parameters)
@@ -157,7 +160,8 @@ def model_sizer(
             inner = vector.member if vector.simd or vector.score().spatial else None
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
-        return choose_tile_sizes(footprint, extents, machine, inner, parallel, carried=carried)
+        threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
+        return choose_tile_sizes(footprint, extents, machine, inner, parallel, carried=carried, threads=threads)
 
     return size
 

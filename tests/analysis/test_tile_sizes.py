@@ -101,3 +101,14 @@ def test_sizes_are_whole_cache_lines_of_doubles() -> None:
     choice = choose_tile_sizes(MATMUL, [2000, 2300, 2600], SEED_MACHINE, inner=None, parallel=0)
 
     assert all(size % 8 == 0 for size in choice.sizes if size >= 8)
+
+
+def test_the_parallel_member_fills_whole_rounds_on_the_cores() -> None:
+    one, two = (Machine(32 * 1024, 1024 * 1024, 0, 64, cores, 64, "test") for cores in (1, 2))
+    rows = TileFootprint(2, (), tuple(_group(array, [0, 1], members=2) for array in "uvw"))
+
+    alone = choose_tile_sizes(rows, [998, 998], one, inner=1, parallel=0)
+    shared = choose_tile_sizes(rows, [998, 998], two, inner=1, parallel=0)
+
+    # 80-row tiles: 13 tiles, 7 rounds on 2 cores, one core idle in the last; 72-row tiles: 14, the same 7 rounds, full.
+    assert alone.sizes == (80, 64) and shared.sizes == (72, 64)

@@ -336,3 +336,19 @@ def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> N
     assert streams_less.cycles < fused.cycles
     assert not fusion._parallelizes(streams_less, fused)
     assert fusion._parallelizes(parallel, fused)
+
+
+@pytest.mark.parametrize(("n", "original"), [(2000, True), (200_000, False)])
+def test_a_stencil_whose_data_fit_in_cache_keeps_its_original_order(
+    kernel_of: KernelOf, n: int, original: bool
+) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    plan = FusionPlan("none", (FusionGroup((0,), kernel.statements),))
+    machine = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+    residency = fusion.model_residency(kernel.model, machine, {"T": 500, "n": n})
+
+    schedule, notes = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler, residency=residency)
+
+    assert schedule.get_map().is_equal(kernel.model.schedule.get_map()) is original
+    assert any("original order kept" in note for note in notes) is original
+    assert schedule_respects(schedule, kernel.full)

@@ -1,0 +1,61 @@
+"""Whether a fusion group runs from cache as it is, so that time tiling cannot pay.
+
+Public: ``Residency``, ``group_residency``.
+
+Seed 001, Sec. 4.1: a reuse is realized in a cache level when every element
+touched between its source and its target fits there.  The reuse that skewing
+and tiling a time-iterated stencil brings into cache is the one carried by
+the time loop, whose working set in the original order is all the data the
+group touches: when that fits in one core's L2, the original order already
+realizes it, and a skewed tiled schedule only adds its overhead (partial
+tiles, guards, the loss of the vector loop over whole rows).  Time tiling
+also buys wavefront parallelism (seed 003, Sec. 3.2), which is worth nothing
+when the group's work is below ``Machine.parallel_work`` (no parallel loop
+would start threads).  A group that meets both conditions is ``resident``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from polyopt.analysis.fusion_cost import data_bytes, instance_count
+from polyopt.machine import Machine
+from polyopt.model import PolyModel
+
+
+@dataclass(frozen=True)
+class Residency:
+    """A group's ``data`` (bytes of the boxes of the array elements it touches) and ``instances``
+    at the parameter values, against one core's L2 (``capacity``) and the work from which
+    threads start (``parallel_work``)."""
+
+    data: int
+    instances: int
+    capacity: int
+    parallel_work: int
+
+    @property
+    def resident(self) -> bool:
+        """Whether the data fit in ``capacity`` and the work is below ``parallel_work``."""
+        return self.data <= self.capacity and self.instances < self.parallel_work
+
+    def describe(self) -> str:
+        fits = "fit" if self.data <= self.capacity else "do not fit"
+        runs = "sequential" if self.instances < self.parallel_work else "worth threads"
+        return (
+            f"its data ({self.data / 1024:.3g} KiB) {fits} in L2 ({self.capacity // 1024} KiB) "
+            f"and its {self.instances:.3g} instances are {runs}"
+        )
+
+
+def group_residency(
+    model: PolyModel, statements: frozenset[str], machine: Machine, parameters: Mapping[str, int]
+) -> Residency:
+    """The residency of the group of ``statements`` on ``machine`` at ``parameters``."""
+    return Residency(
+        data_bytes(model, statements, parameters),
+        instance_count(model, statements, parameters),
+        machine.l2,
+        machine.parallel_work,
+    )

@@ -1,0 +1,38 @@
+"""Whether a fusion group runs from cache (seed 001, Sec. 4.1): its data against one core's L2,
+its instances against the work from which threads start."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from polyopt.analysis.residency import Residency, group_residency
+from polyopt.frontend.scop import Scop
+from polyopt.machine import Machine
+from polyopt.model import build_model
+from tests.transform.kernels import JACOBI_1D
+
+MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+
+
+@pytest.mark.parametrize(
+    ("data", "instances", "resident"),
+    [(1 << 20, (1 << 24) - 1, True), ((1 << 20) + 1, 1, False), (1, 1 << 24, False)],
+)
+def test_resident_when_the_data_fit_in_l2_and_the_work_starts_no_threads(
+    data: int, instances: int, resident: bool
+) -> None:
+    assert Residency(data, instances, 1 << 20, 1 << 24).resident is resident
+
+
+def test_jacobi_1d_at_polybench_large_is_resident(scop_of: Callable[[str], Scop]) -> None:
+    model = build_model(scop_of(JACOBI_1D))
+    statements = frozenset(model.domains)
+
+    large = group_residency(model, statements, MACHINE, {"T": 500, "n": 2000})
+    huge = group_residency(model, statements, MACHINE, {"T": 500, "n": 200_000})
+
+    assert (large.data, large.instances) == (2 * 8 * 2000, 2 * 500 * 1998)
+    assert large.resident and "fit in L2" in large.describe()
+    assert not huge.resident and "do not fit" in huge.describe()
