@@ -40,6 +40,7 @@ from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
+from polyopt.transform.distribution import DistributionPlan, apply_distribution, plan_distribution
 from polyopt.transform.expansion import expand
 from polyopt.transform.fusion import (
     FusionPlan,
@@ -73,6 +74,7 @@ class Decisions:
     expansions: Expansions = ()
     contractions: tuple[Contraction, ...] = ()
     in_place: tuple[InPlace, ...] = ()
+    distribution: DistributionPlan = DistributionPlan(())
 
 
 NO_DECISIONS = Decisions(None, TilePlan(()), ParallelPlan(()), VectorPlan(()), ())
@@ -168,9 +170,11 @@ def _transform(
     if options.parallel:
         parallel = plan_parallel(schedule, deps.full, tile_band_paths(tiles), model, reductions)
         schedule = apply_parallel(schedule, parallel)
+    distribution = plan_distribution(model, schedule, deps.full, reductions)
+    schedule = apply_distribution(schedule, distribution, model)
     vector = plan_vector(model, schedule, deps.full, reductions)
     schedule = apply_vector(schedule, vector)
-    return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions)
+    return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions, distribution=distribution)
 
 
 def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
@@ -213,7 +217,8 @@ def _report(
         schedule=tuple(describe_schedule(schedule)),
         tiles=tuple(_describe_tiles(t) for t in decisions.tiles.bands),
         parallel=tuple(loop.describe() for loop in decisions.parallel.loops),
-        vector=tuple(loop.describe() for loop in decisions.vector.loops),
+        vector=tuple(d.describe() for d in decisions.distribution.distributions)
+        + tuple(loop.describe() for loop in decisions.vector.loops),
         notes=decisions.notes,
         reductions=tuple(reduction.describe() for reduction in decisions.reductions),
         expansions=tuple(expansion.describe() for expansion in decisions.expansions),

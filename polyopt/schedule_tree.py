@@ -3,7 +3,8 @@
 Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
-``moved_outermost``, ``parallel_outermost``, ``outermost_bands``, ``has_outer_parallel``,
+``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
+``outermost_bands``, ``has_outer_parallel``,
 ``invariant_along``, ``band_statements``.
 """
 
@@ -64,7 +65,7 @@ def _same_value(schedule: isl.UnionMap) -> isl.UnionMap:
     return schedule.apply_range(schedule.reverse())
 
 
-def _same_outer(band: isl.ScheduleNode, member: int, pairs: isl.UnionMap) -> isl.UnionMap:
+def same_outer(band: isl.ScheduleNode, member: int, pairs: isl.UnionMap) -> isl.UnionMap:
     """The ``pairs`` between instances below the band that agree on every schedule
     dimension outside ``member``: outer bands and the band's earlier members."""
     domain = band.get_domain()
@@ -83,7 +84,7 @@ def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> b
     schedule dimension (outer bands and the band's earlier members) and
     differs on this member: the loop cannot run its iterations in parallel.
     """
-    local = _same_outer(band, member, dependences)
+    local = same_outer(band, member, dependences)
     this = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
     return not local.subtract(_same_value(this)).is_empty()
 
@@ -92,7 +93,7 @@ def invariant_along(band: isl.ScheduleNode, member: int, access: isl.UnionMap) -
     """Whether ``access`` reaches one element in each run of the loop of ``member``:
     instances that agree on every schedule dimension outside it access the same element."""
     domain = access.domain()
-    pairs = _same_outer(band, member, isl.UnionMap.from_domain_and_range(domain, domain))
+    pairs = same_outer(band, member, isl.UnionMap.from_domain_and_range(domain, domain))
     return pairs.is_subset(_same_value(access))
 
 
@@ -138,6 +139,13 @@ def moved_outermost(band: isl.ScheduleNode, member: int) -> isl.ScheduleNode:
     current = members(band)
     order = [current[member]] + current[:member] + current[member + 1 :]
     return replace_band(band, order, permutable=True)
+
+
+def moved_innermost(band: isl.ScheduleNode, member: int) -> isl.ScheduleNode:
+    """The band with ``member`` moved to the end (legal when the band is permutable)."""
+    current = members(band)
+    order = [m for m in range(len(current)) if m != member] + [member]
+    return replace_band(band, [current[m] for m in order], band.band_get_permutable())
 
 
 def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:

@@ -6,7 +6,8 @@ A loop that carries a reduction's updates of one element runs them with
 private partial results.  A scalar gets ``reduction(op:x)``; an array element
 that stays the same during one run of the loop is kept in a local variable
 that gets the clause; a 1-D array whose elements vary along the loop gets an
-array-section clause (parallel loops only: gcc does not vectorize those).
+array-section clause (parallel loops only: gcc does not vectorize those) when
+the statement reads no other element of it.
 Scalars and sections privatize the whole array in the loop, so every
 statement below the loop that touches it must be an update of the same kind.
 """
@@ -31,7 +32,7 @@ def _mode(band: isl.ScheduleNode, member: int, reduction: Reduction, allow_secti
         return VARIABLE
     if invariant_along(band, member, isl.UnionMap.from_map(reduction.access)):
         return ELEMENT
-    if reduction.rank == 1 and allow_sections:
+    if reduction.rank == 1 and reduction.pure and allow_sections:
         return SECTION
     return None
 

@@ -1,6 +1,6 @@
 """Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
 
-Public: ``VectorLoop``, ``VectorPlan``, ``innermost_member``, ``plan_vector``, ``apply_vector``.
+Public: ``VectorLoop``, ``VectorPlan``, ``candidate_members``, ``innermost_member``, ``plan_vector``, ``apply_vector``.
 
 Each member of an innermost permutable band is scored as if it were the
 innermost loop, with 2s + 4t + 8v - 16(a - s - t) over the accesses of the
@@ -29,6 +29,7 @@ from polyopt.schedule_tree import (
     mark_parent,
     member_expressions,
     members,
+    moved_innermost,
     node_at,
     replace_band,
 )
@@ -70,13 +71,6 @@ def _full_schedule(band: isl.ScheduleNode, order: list[int]) -> isl.UnionMap:
     return result
 
 
-def _innermost(band: isl.ScheduleNode, member: int) -> isl.ScheduleNode:
-    """The band with ``member`` moved innermost."""
-    current = members(band)
-    order = [m for m in range(len(current)) if m != member] + [member]
-    return replace_band(band, [current[m] for m in order], band.band_get_permutable())
-
-
 def _simd_clauses(
     model: PolyModel,
     band: isl.ScheduleNode,
@@ -85,7 +79,7 @@ def _simd_clauses(
     reductions: tuple[Reduction, ...],
 ) -> tuple[ReductionClause, ...] | None:
     """The reduction clauses of ``member`` as a simd loop, or None when it cannot be one."""
-    permuted = _innermost(band, member)
+    permuted = moved_innermost(band, member)
     last = band.band_n_member() - 1
     if carries(permuted, last, dependences):
         return None
@@ -110,7 +104,7 @@ def _restrict(schedule: isl.UnionMap, statement: str) -> isl.Map:
     return next(piece for piece in maps_of(schedule) if piece.get_tuple_name(isl.dim_type.in_) == statement)
 
 
-def _candidates(band: isl.ScheduleNode) -> list[int]:
+def candidate_members(band: isl.ScheduleNode) -> list[int]:
     """Members that may go innermost: any of a permutable band, but never the
     parallel loop of a band under a parallel mark (it must stay outermost)."""
     count = band.band_n_member()
@@ -129,7 +123,7 @@ def _vector_loop(
     reductions: tuple[Reduction, ...],
 ) -> VectorLoop:
     count = band.band_n_member()
-    candidates = _candidates(band)
+    candidates = candidate_members(band)
     clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
     scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
     best = max(candidates, key=lambda m: (scores[m].score, m))

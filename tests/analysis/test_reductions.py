@@ -79,3 +79,38 @@ def test_nothing_to_relax_keeps_the_dependences(model_of: ModelOf) -> None:
     deps = compute_dependences(model)
 
     assert relax(model, deps, find_reductions(model)) is deps
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # cholesky: the added value reads A[i][k] and A[j][k], never the updated A[i][j]
+        "for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    for (k = 0; k < j; k++)\n"
+        "      A[i][j] -= A[i][k] * A[j][k];\n",
+        # trisolv: x[j] with j < i
+        "for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    x[i] = x[i] - L[i][j] * x[j];\n",
+    ],
+)
+def test_reductions_may_read_other_elements_of_their_array(model_of: ModelOf, body: str) -> None:
+    (reduction,) = find_reductions(model_of(body))
+
+    assert reduction.op == "+" and not reduction.pure
+
+
+def test_a_read_that_may_be_the_updated_element_is_no_reduction(model_of: ModelOf) -> None:
+    body = "for (i = 0; i < n; i++)\n  for (j = 0; j <= i; j++)\n    x[i] -= L[i][j] * x[j];\n"  # j == i
+
+    assert find_reductions(model_of(body)) == ()
+
+
+def test_relaxing_keeps_the_order_of_reads_of_other_elements(model_of: ModelOf) -> None:
+    model = model_of("for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    x[i] -= L[i][j] * x[j];\n")
+    deps = compute_dependences(model)
+    relaxed = relax(model, deps, find_reductions(model))
+
+    # the update of x[1] (at i = 1) precedes its read at i = 2; the updates of one element are free
+    ordered = isl.UnionMap("[n] -> { S0[1, 0] -> S0[2, 1] : n >= 3 }")
+    assert ordered.is_subset(relaxed.full)
+    assert relaxed.full.intersect(isl.UnionMap("[n] -> { S0[i, j] -> S0[i, j2] }")).is_empty()
+    # the scheduler still sees them in order: only loops marked parallel or simd reorder them
+    assert relaxed.reduced.is_equal(deps.reduced)

@@ -54,6 +54,18 @@ CASES: dict[str, Case] = {
         "for (j = 0; j < N; j++)\n  y[j] = B[M - 1][j];\n",
         "",
     ),
+    "distributed-triangular-solve": Case(
+        "double",
+        "for (i = 0; i < M; i++) {\n  for (j = 0; j < i; j++)\n    z[i] -= A[i][j] * z[j];\n"
+        "  z[i] = z[i] / B[i][i];\n}\n",
+        "omp simd reduction(+:",
+    ),
+    "distributed-cholesky-update": Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (j = 0; j < i; j++) {\n    for (k = 0; k < j; k++)\n"
+        "      A[i][j] -= A[i][k] * A[j][k];\n    A[i][j] /= B[j][j];\n  }\n",
+        "omp simd reduction(+:",
+    ),
     "matrix-update": Case(
         "double",
         "for (k = 0; k < M; k++)\n  for (i = 0; i < M; i++)\n    for (j = 0; j < N; j++)\n"

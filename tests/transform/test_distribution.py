@@ -1,0 +1,49 @@
+"""Tests for ``polyopt.transform.distribution``: the innermost loop of a band split by statement
+group when a reduction's loop then becomes a vector loop (seed 000, Sec. 4.5, Alg. 5)."""
+
+from __future__ import annotations
+
+from polyopt.analysis.reductions import find_reductions
+from polyopt.marks import SIMD_MARK, LoopMark
+from polyopt.transform.distribution import apply_distribution, plan_distribution
+from polyopt.transform.vector import apply_vector, plan_vector
+from tests.transform.kernels import GEMM
+from tests.transform.support import KernelOf, assert_legal, marked_bands, relaxed
+
+TRISOLV = (
+    "for (i = 0; i < n; i++) {\n  for (j = 0; j < i; j++)\n    x[i] -= L[i][j] * x[j];\n  x[i] = x[i] / L[i][i];\n}\n"
+)
+# The same two statements as one two-member band (i, j | i).
+TRISOLV_BAND = ("{ S0[i, j] -> [i]; S1[i] -> [i] }", "{ S0[i, j] -> [j]; S1[i] -> [i] }")
+
+
+def test_the_reduction_gets_its_own_simd_loop(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(TRISOLV))
+    reductions = find_reductions(kernel.model)
+    schedule = kernel.band_schedule(*TRISOLV_BAND, permutable=False)
+
+    plan = plan_distribution(kernel.model, schedule, kernel.full, reductions)
+
+    (distribution,) = plan.distributions
+    assert distribution.groups == (("S0",), ("S1",))
+    assert distribution.after > distribution.before
+    distributed = apply_distribution(schedule, plan, kernel.model)
+    marked = apply_vector(distributed, plan_vector(kernel.model, distributed, kernel.full, reductions))
+    assert_legal(marked, kernel.deps.full)
+    ((_, simd),) = marked_bands(marked, SIMD_MARK)
+    mark = LoopMark.parse(simd.parent().mark_get_id().get_name())
+    assert [(c.op, c.array) for c in mark.reductions] == [("+", "x")]
+
+
+def test_gemm_is_not_split(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(GEMM))
+    _, schedule = kernel.scheduled()
+
+    assert plan_distribution(kernel.model, schedule, kernel.full, find_reductions(kernel.model)).distributions == ()
+
+
+def test_with_reordering_forbidden_nothing_is_split(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(TRISOLV)
+    schedule = kernel.band_schedule(*TRISOLV_BAND, permutable=False)
+
+    assert plan_distribution(kernel.model, schedule, kernel.full).distributions == ()
