@@ -150,12 +150,14 @@ def _transform(
     options: Options,
     reductions: tuple[Reduction, ...] = (),
     parameters: Mapping[str, int] | None = None,
+    dead: frozenset[str] = frozenset(),
 ) -> tuple[isl.Schedule, Decisions]:
     """Decide each plan on the current schedule tree, then apply it.
 
     The scheduler sees the reduced dependences; legality checks of loops
     (parallel, vector) use all of them.  Both are relaxed for ``reductions``.
-    The cost models assume ``parameters`` (``DEFAULT_PARAMETER_VALUE`` for any other).
+    The cost models assume ``parameters`` (``DEFAULT_PARAMETER_VALUE`` for any other);
+    ``dead`` arrays may be contracted, so no loop distribution separates their writes from their reads.
     """
     parameters = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | dict(parameters or {})
     costing = schedule_costing(model, deps, options.machine, parameters)
@@ -170,7 +172,7 @@ def _transform(
     if options.parallel:
         parallel = plan_parallel(schedule, deps.full, tile_band_paths(tiles), model, reductions)
         schedule = apply_parallel(schedule, parallel)
-    distribution = plan_distribution(model, schedule, deps.full, reductions)
+    distribution = plan_distribution(model, schedule, deps.full, reductions, dead)
     schedule = apply_distribution(schedule, distribution, model)
     vector = plan_vector(model, schedule, deps.full, reductions)
     schedule = apply_vector(schedule, vector)
@@ -339,8 +341,9 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     schedule, decisions = model.schedule, NO_DECISIONS
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
     relaxed = relax(model, deps, reductions)
+    dead = _dead_arrays(region, options)
     if not options.identity:
-        schedule, decisions = _transform(model, relaxed, options, reductions, setting.values())
+        schedule, decisions = _transform(model, relaxed, options, reductions, setting.values(), dead)
         decisions = replace(decisions, expansions=expansions, in_place=places)
     warnings: tuple[str, ...] = ()
     try:
@@ -350,7 +353,6 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
         warnings = (format_message(region.location, "warning", message),)
         model, deps, expansions, reductions = original, original_deps, (), ()
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
-    dead = _dead_arrays(region, options)
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
     decisions = replace(decisions, contractions=contractions)
     scalars = {contraction.array: contraction.name for contraction in contractions}

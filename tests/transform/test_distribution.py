@@ -47,3 +47,23 @@ def test_with_reordering_forbidden_nothing_is_split(kernel_of: KernelOf) -> None
     schedule = kernel.band_schedule(*TRISOLV_BAND, permutable=False)
 
     assert plan_distribution(kernel.model, schedule, kernel.full).distributions == ()
+
+
+# A row of temporaries B, produced and summed in the same j loop (tests/e2e/test_contraction.py's ROWS).
+ROWS = (
+    "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++) {\n    B[i][j] = A[i][j] * x[j];\n"
+    "    z[i] += B[i][j] * 2;\n  }\n"
+)
+ROWS_BAND = ("{ S0[i, j] -> [i]; S1[i, j] -> [i] }", "{ S0[i, j] -> [j]; S1[i, j] -> [j] }")
+
+
+def test_a_dead_temporary_keeps_its_producer_and_consumer_together(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(ROWS))
+    reductions = find_reductions(kernel.model)
+    schedule = kernel.band_schedule(*ROWS_BAND, permutable=False)
+
+    split = plan_distribution(kernel.model, schedule, kernel.full, reductions)
+    kept = plan_distribution(kernel.model, schedule, kernel.full, reductions, frozenset({"B"}))
+
+    assert [d.groups for d in split.distributions] == [(("S0",), ("S1",))]
+    assert kept.distributions == ()
