@@ -8,6 +8,9 @@ tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
 with ``OMP_NUM_THREADS`` set, and the median of the kernel times each prints
 (``polybench-time`` on stderr) is reported with the speedups and their
 geometric mean.  Outputs are compared too: a mismatch is flagged, never hidden.
+Variants whose preprocessed code is identical (comments aside) are one program:
+it is compiled and timed once, and the later columns are marked ``=``, so that
+noise between two runs of the same code never shows as a speedup or a loss.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
-from polyopt.toolchain import ToolchainError, compile_c, first_difference, run_polyopt, run_program
+from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CFLAGS = ["-O3", "-march=native", "-fopenmp"]
@@ -29,6 +33,21 @@ CFLAGS = ["-O3", "-march=native", "-fopenmp"]
 
 def _compile(source: Path, binary: Path, size: str) -> None:
     compile_c(source, binary, flags=CFLAGS, include_dirs=[EXAMPLES], defines=[f"{size}_DATASET"])
+
+
+def _preprocessed(source: Path, size: str) -> str:
+    """The code gcc compiles from ``source``: preprocessed, without comments or line markers."""
+    command = [CC, *CFLAGS, "-E", "-P", f"-I{EXAMPLES}", f"-D{size}_DATASET", str(source)]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def twins(sources: Mapping[str, Path], size: str) -> dict[str, str]:
+    """Each variant → the first variant (in order) whose preprocessed code is the same."""
+    first: dict[str, str] = {}
+    twin = {}
+    for name, source in sources.items():
+        twin[name] = first.setdefault(_preprocessed(source, size), name)
+    return twin
 
 
 def _run(binary: Path, threads: int) -> tuple[float, str]:
@@ -63,14 +82,17 @@ def outputs_agree(expected: str, actual: str, rel_tol: float = 1e-6) -> bool:
 
 def bench_kernel(
     kernel: str, size: str, threads: int, runs: int, flags: list[str], others: list[str]
-) -> dict[str, tuple[float, bool]]:
-    """Median time of each variant and whether its output matches the original's."""
+) -> dict[str, tuple[float, bool, bool]]:
+    """Median time of each variant, whether its output matches the original's, and whether
+    its code is an earlier variant's (then it was not timed again)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        sources = _variants(kernel, folder, flags, others)
+        twin = twins(sources, size)
         binaries = {}
-        for name, source in _variants(kernel, folder, flags, others).items():
+        for name in dict.fromkeys(twin.values()):
             binaries[name] = folder / f"{kernel}.{name}.bin"
-            _compile(source, binaries[name], size)
+            _compile(sources[name], binaries[name], size)
         times: dict[str, list[float]] = {name: [] for name in binaries}
         outputs: dict[str, str] = {}
         for _ in range(runs):
@@ -79,8 +101,12 @@ def bench_kernel(
                 times[name].append(seconds)
                 outputs.setdefault(name, output)
         return {
-            name: (statistics.median(values), outputs_agree(outputs["original"], outputs[name]))
-            for name, values in times.items()
+            name: (
+                statistics.median(times[twin[name]]),
+                outputs_agree(outputs["original"], outputs[twin[name]]),
+                twin[name] != name,
+            )
+            for name in sources
         }
 
 
@@ -113,16 +139,17 @@ def main(argv: list[str] | None = None) -> int:
         base = result["original"][0]
         row = f"{kernel:<16}" + "".join(f"{result[n][0]:>12.4f}" for n in names)
         for name in names[1:]:
-            seconds, same = result[name]
+            seconds, same, repeated = result[name]
             ratio = base / seconds if seconds > 0 else math.inf
             speedups[name].append(ratio)
-            row += f"{ratio:>11.2f}{'x' if same else '!'}"
+            row += f"{ratio:>10.2f}{'x' if same else '!'}{'=' if repeated else ' '}"
         print(row, flush=True)
     for name, values in speedups.items():
         if values:
             mean = math.exp(sum(math.log(v) for v in values) / len(values))
             print(f"geometric mean speedup of {name}: {mean:.2f}x over {len(values)} kernels")
-    print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance)")
+    print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance;")
+    print(" '=': its code is identical to an earlier column's, which was timed for both)")
     return 0
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import _variants
+from polyopt.bench import _variants, bench_kernel, twins
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
@@ -38,3 +38,20 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
     variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"])
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
+
+
+def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -> None:
+    body = "int main(void) {\n  int s = 0;\n  for (int i = 0; i < 8; i++) s += i;\n  return s;\n}\n"
+    sources = {"original": tmp_path / "a.c", "polyopt": tmp_path / "b.c", "vs0": tmp_path / "c.c"}
+    sources["original"].write_text(body)
+    sources["polyopt"].write_text("/* fusion model */\n" + body.replace("s += i;", "s += i; /* a note */"))
+    sources["vs0"].write_text(body.replace("i < 8", "i < 9"))
+    assert twins(sources, "MINI") == {"original": "original", "polyopt": "original", "vs0": "vs0"}
+
+
+def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
+    smart = "python3 -m polyopt {in} --fuse=smart -o {out}"
+    result = bench_kernel("atax", "MINI", 1, 1, [], [smart, "python3 -m polyopt {in} --notile --noparallel -o {out}"])
+    assert result["vs0"][0] == result["polyopt"][0]
+    assert result["vs0"][2] and not result["polyopt"][2]
+    assert all(same for _, same, _ in result.values())
