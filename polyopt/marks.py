@@ -1,13 +1,15 @@
 """Names of the schedule-tree marks that carry loop decisions to code generation.
 
 Public: ``PARALLEL_MARK``, ``SIMD_MARK``, ``VARIABLE``, ``ELEMENT``, ``SECTION``,
-``ReductionClause``, ``LoopMark``.
+``CYCLIC``, ``ReductionClause``, ``LoopMark``.
 
 A mark sits above the band whose first member it annotates; its name records
 that member's schedule depth, which is also the number in the generated
 loop's iterator name, so the printer puts the pragma on exactly that loop.
 The name also lists the reductions the loop carries, e.g.
-``omp_simd@3;+:tmp:element``.
+``omp_simd@3;+:tmp:element``, and ``~cyclic`` after the depth when a parallel
+loop's iterations do unequal work and are dealt out one by one
+(``schedule(static, 1)``), e.g. ``omp_parallel_for@0~cyclic``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ SIMD_MARK = "omp_simd"
 VARIABLE = "variable"  # a scalar: reduction(op:x)
 ELEMENT = "element"  # one array element per run of the loop, kept in a local: reduction(op:local)
 SECTION = "section"  # several elements of a 1-D array: reduction(op:x[lo:len])
+CYCLIC = "~cyclic"  # iterations dealt out to the threads one by one
 
 
 @dataclass(frozen=True)
@@ -41,15 +44,17 @@ class LoopMark:
     kind: str
     depth: int | None
     reductions: tuple[ReductionClause, ...] = ()
+    cyclic: bool = False
 
     def name(self) -> str:
         clauses = "".join(f";{c.op}:{c.array}:{c.mode}" for c in self.reductions)
-        return f"{self.kind}@{self.depth}{clauses}"
+        return f"{self.kind}@{self.depth}{CYCLIC if self.cyclic else ''}{clauses}"
 
     @staticmethod
     def parse(name: str) -> LoopMark:
         """The mark a name describes; ``depth`` is None for marks of other origins."""
         head, *clauses = name.split(";")
         kind, _, depth = head.partition("@")
+        depth, cyclic, _ = depth.partition(CYCLIC)
         reductions = tuple(ReductionClause(*clause.split(":")) for clause in clauses)
-        return LoopMark(kind, int(depth) if depth.isdigit() else None, reductions)
+        return LoopMark(kind, int(depth) if depth.isdigit() else None, reductions, bool(cyclic))

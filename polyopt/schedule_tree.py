@@ -195,10 +195,11 @@ def mark_parent(node: isl.ScheduleNode) -> str | None:
 
 
 def insert_loop_mark(
-    band: isl.ScheduleNode, kind: str, reductions: tuple[ReductionClause, ...] = ()
+    band: isl.ScheduleNode, kind: str, reductions: tuple[ReductionClause, ...] = (), cyclic: bool = False
 ) -> isl.ScheduleNode:
-    """Mark the band's first member with ``kind`` and its reductions; return the mark node."""
-    name = LoopMark(kind, band.get_schedule_depth(), reductions).name()
+    """Mark the band's first member with ``kind``, its reductions and whether its iterations
+    are dealt out cyclically; return the mark node."""
+    name = LoopMark(kind, band.get_schedule_depth(), reductions, cyclic).name()
     return band.insert_mark(isl.Id(name, context=band.get_ctx()))
 
 

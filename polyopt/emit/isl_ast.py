@@ -185,7 +185,7 @@ class _Printer:
             return self.nodes(node)  # the element varies along the loop after all: keep it sequential
         clauses = tuple(self._clause(clause, scope) for clause in mark.reductions) + self._private(statements)
         if mark.kind == PARALLEL_MARK:
-            clauses += self._enough_work(statements)
+            clauses += ("schedule(static, 1)",) * mark.cyclic + self._enough_work(statements)
         return _apply_pragma(inner, _LoopDecision(pragma, iterator, clauses, scope, self._section_limits(mark)))
 
     def _clause(self, clause: ReductionClause, scope: _Locals) -> str:

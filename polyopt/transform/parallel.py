@@ -1,6 +1,6 @@
 """Decide and mark OpenMP parallel loops.
 
-Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``apply_parallel``.
+Public: ``ParallelLoop``, ``ParallelPlan``, ``uneven_work``, ``plan_parallel``, ``apply_parallel``.
 
 Top-down, the first band of each nest with a member that carries no
 dependence becomes the nest's parallel loop; in a permutable band that member
@@ -11,6 +11,12 @@ wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one runs
 the tiles of one wavefront in parallel.  A two-member band (a 1-D stencil, a
 triangular solve) has too few tiles per wavefront to pay for the barriers.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
+
+A parallel loop whose iterations enclose unequal numbers of inner iterations
+(a triangular tile space: syrk's ``j <= i``) would leave the thread with the
+heavy half working alone under OpenMP's default blocks of iterations; its
+iterations are dealt out one by one instead (``schedule(static, 1)``, seed
+003 Sec. 3.5: the threads' loads balanced).
 
 A parallel region costs a fork and a join; it is only worth it when the loop
 does a large amount of work: its statements must have at least
@@ -59,12 +65,14 @@ class ParallelLoop:
     wavefront: bool
     expressions: tuple[tuple[str, str], ...]
     reductions: tuple[ReductionClause, ...] = ()
+    cyclic: bool = False
 
     def describe(self) -> str:
         names = " / ".join(sorted({expr for _, expr in self.expressions}))
         statements = ", ".join(name for name, _ in self.expressions)
         kind = "wavefront over tiles, parallel along" if self.wavefront else "loop"
         clauses = "".join(f", {clause.describe()}" for clause in self.reductions)
+        clauses += ", iterations of unequal work dealt out cyclically" if self.cyclic else ""
         return f"{kind} {names} (statements {statements}{clauses})"
 
 
@@ -106,10 +114,33 @@ def _choose(
         clauses = _clauses(band, member, model, reductions)
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
-            return ParallelLoop(path, member, False, expressions, clauses)
+            return ParallelLoop(path, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
     if path in tiled and count >= MIN_WAVEFRONT_MEMBERS and band.band_get_permutable():
         return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
     return None
+
+
+def uneven_work(band: isl.ScheduleNode) -> bool:
+    """Whether, for fixed values of the enclosing loops, the band's first member takes values
+    that enclose different sets of values of its other members (of the band below, for a
+    one-member band): the loop's iterations do unequal work."""
+    points = band.band_get_partial_schedule_union_map()
+    below = band.child(0)
+    if band.band_n_member() == 1:
+        if below.get_type() != isl.schedule_node_type.band:
+            return False
+        points = points.flat_range_product(below.band_get_partial_schedule_union_map())
+    points = points.intersect_domain(band.get_domain())
+    try:
+        space = isl.Map.from_union_map(band.get_prefix_schedule_union_map().reverse().apply_range(points))
+    except isl.Error:
+        return False
+    rest = space.dim(isl.dim_type.out) - 1
+    if rest < 1:
+        return False
+    first = space.project_out(isl.dim_type.out, 1, rest)
+    others = space.project_out(isl.dim_type.out, 0, 1)
+    return not first.flat_range_product(others).is_equal(space)
 
 
 def plan_parallel(
@@ -144,5 +175,5 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
             band = band.band_split(1).child(0)
         else:
             band = moved_outermost(band, loop.member)
-        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions).get_schedule()
+        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic).get_schedule()
     return schedule

@@ -44,6 +44,7 @@ OPTION_SETS: list[list[str]] = [
     ["--no-reassociate"],
     ["--no-expand"],
     ["--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0"],  # every BLAS idiom as a call, whatever its size
+    ["--blas=none", "--no-microkernel", "--parallel-work=1"],  # loops only, every parallel loop starting threads
 ]
 
 KERNELS = sorted(path.stem for path in EXAMPLES.glob("*.c"))

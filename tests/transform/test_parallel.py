@@ -7,7 +7,7 @@ import islpy as isl
 import pytest
 
 import polyopt.transform.parallel as parallel
-from polyopt.marks import PARALLEL_MARK
+from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
     band_nodes,
     carries,
@@ -15,6 +15,7 @@ from polyopt.schedule_tree import (
     member_expressions,
     node_at,
     parallel_outermost,
+    parent_mark,
 )
 from polyopt.transform.parallel import (
     MIN_WAVEFRONT_MEMBERS,
@@ -22,6 +23,7 @@ from polyopt.transform.parallel import (
     ParallelPlan,
     apply_parallel,
     plan_parallel,
+    uneven_work,
 )
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.kernels import GEMM, JACOBI_1D
@@ -252,3 +254,46 @@ def test_marked_loops_carry_no_dependence(kernel_of: KernelOf, body: str, tile: 
 
     assert len(marked_bands(marked, PARALLEL_MARK)) == len(plan.loops)
     assert_legal(marked, kernel.full)
+
+
+SYRK_LIKE = (
+    "for (i = 0; i < n; i++)\n"
+    "  for (k = 0; k < m; k++)\n"
+    "    for (j = 0; j <= i; j++)\n"
+    "      C[i][j] += A[i][k] * A[j][k];\n"
+)
+
+
+@pytest.mark.parametrize("tile", [False, True])
+def test_a_triangular_parallel_loop_deals_out_its_iterations_cyclically(kernel_of: KernelOf, tile: bool) -> None:
+    kernel = kernel_of(SYRK_LIKE)
+    _, schedule = kernel.scheduled()
+    paths: frozenset[tuple[int, ...]] = frozenset()
+    if tile:
+        schedule, paths = _tiled(kernel, schedule)
+
+    (loop,) = plan_parallel(schedule, kernel.full, paths).loops
+
+    assert loop.cyclic and "dealt out cyclically" in loop.describe()
+    ((_, band),) = marked_bands(apply_parallel(schedule, ParallelPlan((loop,))), PARALLEL_MARK)
+    assert parent_mark(band) == LoopMark(PARALLEL_MARK, 0, (), cyclic=True)
+
+
+@pytest.mark.parametrize("tile", [False, True])
+def test_a_rectangular_parallel_loop_keeps_blocks_of_iterations(kernel_of: KernelOf, tile: bool) -> None:
+    kernel = kernel_of(GEMM)
+    _, schedule = kernel.scheduled()
+    paths: frozenset[tuple[int, ...]] = frozenset()
+    if tile:
+        schedule, paths = _tiled(kernel, schedule)
+
+    (loop,) = plan_parallel(schedule, kernel.full, paths).loops
+
+    assert not loop.cyclic
+    assert not uneven_work(node_at(schedule, loop.path))
+
+
+def test_the_mark_name_keeps_the_cyclic_schedule() -> None:
+    mark = LoopMark(PARALLEL_MARK, 2, (ReductionClause("+", "s", "variable"),), cyclic=True)
+    assert LoopMark.parse(mark.name()) == mark
+    assert not LoopMark.parse(LoopMark(PARALLEL_MARK, 2).name()).cyclic
