@@ -264,13 +264,15 @@ SYRK_LIKE = (
 )
 
 
+def _maybe_tiled(kernel: Kernel, tile: bool) -> tuple[isl.Schedule, frozenset[tuple[int, ...]]]:
+    _, schedule = kernel.scheduled()
+    return _tiled(kernel, schedule) if tile else (schedule, frozenset())
+
+
 @pytest.mark.parametrize("tile", [False, True])
 def test_a_triangular_parallel_loop_deals_out_its_iterations_cyclically(kernel_of: KernelOf, tile: bool) -> None:
     kernel = kernel_of(SYRK_LIKE)
-    _, schedule = kernel.scheduled()
-    paths: frozenset[tuple[int, ...]] = frozenset()
-    if tile:
-        schedule, paths = _tiled(kernel, schedule)
+    schedule, paths = _maybe_tiled(kernel, tile)
 
     (loop,) = plan_parallel(schedule, kernel.full, paths).loops
 
@@ -282,10 +284,7 @@ def test_a_triangular_parallel_loop_deals_out_its_iterations_cyclically(kernel_o
 @pytest.mark.parametrize("tile", [False, True])
 def test_a_rectangular_parallel_loop_keeps_blocks_of_iterations(kernel_of: KernelOf, tile: bool) -> None:
     kernel = kernel_of(GEMM)
-    _, schedule = kernel.scheduled()
-    paths: frozenset[tuple[int, ...]] = frozenset()
-    if tile:
-        schedule, paths = _tiled(kernel, schedule)
+    schedule, paths = _maybe_tiled(kernel, tile)
 
     (loop,) = plan_parallel(schedule, kernel.full, paths).loops
 
