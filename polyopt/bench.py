@@ -1,13 +1,15 @@
 """Benchmark: original versus optimized example kernels, timed in interleaved runs.
 
 Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
-[--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``.
+[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``.
 
 Each kernel is compiled original and optimized (and, with ``--vs``, by another
 tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
 with ``OMP_NUM_THREADS`` set, and the median of the kernel times each prints
 (``polybench-time`` on stderr) is reported with the speedups and their
-geometric mean.  Outputs are compared too: a mismatch is flagged, never hidden.
+geometric mean.  Short kernels run more rounds (``rounds_wanted``): a few
+milliseconds of kernel time are at the mercy of one noisy sample.  Outputs are
+compared too: a mismatch is flagged, never hidden.
 Variants whose preprocessed code is identical (comments aside) are one program:
 it is compiled and timed once, and the later columns are marked ``=``, so that
 noise between two runs of the same code never shows as a speedup or a loss.
@@ -80,11 +82,31 @@ def outputs_agree(expected: str, actual: str, rel_tol: float = 1e-6) -> bool:
     return first_difference(expected, actual, rel_tol=rel_tol, abs_tol=rel_tol) is None
 
 
+MAX_ROUNDS = 41  # a kernel this fast is timed by its medians over this many rounds at most
+
+
+def rounds_wanted(times: Mapping[str, list[float]], runs: int, min_seconds: float) -> bool:
+    """Whether to time another round: fewer than ``runs`` so far, or (below ``MAX_ROUNDS``)
+    any variant's kernel time summed over the rounds still under ``min_seconds``: short
+    kernels get more rounds, so that their medians are not one noisy sample's."""
+    done = min((len(values) for values in times.values()), default=0)
+    if done < runs:
+        return True
+    return done < MAX_ROUNDS and any(sum(values) < min_seconds for values in times.values())
+
+
 def bench_kernel(
-    kernel: str, size: str, threads: int, runs: int, flags: list[str], others: list[str]
+    kernel: str,
+    size: str,
+    threads: int,
+    runs: int,
+    flags: list[str],
+    others: list[str],
+    min_seconds: float = 0.0,
 ) -> dict[str, tuple[float, bool, bool]]:
     """Median time of each variant, whether its output matches the original's, and whether
-    its code is an earlier variant's (then it was not timed again)."""
+    its code is an earlier variant's (then it was not timed again).  At least ``runs``
+    rounds; more while a variant's times add up to less than ``min_seconds`` (``rounds_wanted``)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         sources = _variants(kernel, folder, flags, others)
@@ -95,7 +117,7 @@ def bench_kernel(
             _compile(sources[name], binaries[name], size)
         times: dict[str, list[float]] = {name: [] for name in binaries}
         outputs: dict[str, str] = {}
-        for _ in range(runs):
+        while rounds_wanted(times, runs, min_seconds):
             for name, binary in binaries.items():
                 seconds, output = _run(binary, threads)
                 times[name].append(seconds)
@@ -115,7 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("kernels", nargs="*", help="kernel names (default: the whole example suite)")
     parser.add_argument("--size", default="LARGE", choices=["MINI", "SMALL", "LARGE"])
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="rounds at least (default 3)")
+    parser.add_argument(
+        "--min-seconds",
+        type=float,
+        default=1.0,
+        help=f"more rounds (up to {MAX_ROUNDS}) while a variant's kernel times add up to less (default 1.0)",
+    )
     parser.add_argument("--flags", default="", help="extra polyopt flags, e.g. '--fuse=max'")
     parser.add_argument(
         "--vs",
@@ -127,12 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))
     names = ["original", "polyopt"] + [f"vs{i}" for i in range(len(args.vs))]
-    print(f"size {args.size}, {args.threads} threads, median of {args.runs}, gcc {' '.join(CFLAGS)}")
+    print(
+        f"size {args.size}, {args.threads} threads, median of {args.runs} rounds or more (until each variant's"
+        f" times add up to {args.min_seconds} s, {MAX_ROUNDS} at most), gcc {' '.join(CFLAGS)}"
+    )
     print(f"{'kernel':<16}" + "".join(f"{n + ' s':>12}" for n in names) + "".join(f"{n + ' x':>12}" for n in names[1:]))
     speedups: dict[str, list[float]] = {n: [] for n in names[1:]}
     for kernel in kernels:
         try:
-            result = bench_kernel(kernel, args.size, args.threads, args.runs, shlex.split(args.flags), args.vs)
+            result = bench_kernel(
+                kernel, args.size, args.threads, args.runs, shlex.split(args.flags), args.vs, args.min_seconds
+            )
         except (subprocess.CalledProcessError, ToolchainError) as error:
             print(f"{kernel:<16}failed: {error}")
             continue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import _variants, bench_kernel, twins
+from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, rounds_wanted, twins
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
@@ -55,3 +55,10 @@ def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
     assert result["vs0"][0] == result["polyopt"][0]
     assert result["vs0"][2] and not result["polyopt"][2]
     assert all(same for _, same, _ in result.values())
+
+
+def test_short_kernels_get_more_rounds_up_to_a_limit() -> None:
+    assert rounds_wanted({"original": [2.0], "polyopt": [1.0]}, runs=2, min_seconds=1.0)
+    assert not rounds_wanted({"original": [2.0, 2.0], "polyopt": [1.0, 1.0]}, runs=2, min_seconds=1.0)
+    assert rounds_wanted({"original": [2.0, 2.0], "polyopt": [0.1, 0.1]}, runs=2, min_seconds=1.0)
+    assert not rounds_wanted({"original": [0.01] * MAX_ROUNDS, "polyopt": [0.01] * MAX_ROUNDS}, 2, 1.0)
