@@ -217,7 +217,8 @@ def _report(
         dependences=dependences,
         fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
         schedule=tuple(describe_schedule(schedule)),
-        tiles=tuple(_describe_tiles(t) for t in decisions.tiles.bands),
+        tiles=tuple(_describe_tiles(t) for t in decisions.tiles.bands)
+        + tuple(band.describe() for band in decisions.tiles.untiled),
         parallel=tuple(loop.describe() for loop in decisions.parallel.loops),
         vector=tuple(d.describe() for d in decisions.distribution.distributions)
         + tuple(loop.describe() for loop in decisions.vector.loops),

@@ -1,6 +1,6 @@
 """Reuse and footprint of a tile, from the access relations (seed 000, Sec. 4.3, Table 4.3).
 
-Public: ``AccessGroup``, ``TileFootprint``, ``band_footprint``, ``dependence_reuse``.
+Public: ``AccessGroup``, ``TileFootprint``, ``band_footprint``, ``dependence_reuse``, ``iteration_bytes``.
 
 A tile of a band spans τd values of each member d; the loops below the band run
 in full (their extent at the parameter values) and the loops above it are
@@ -21,6 +21,7 @@ offset of a group that d's motion reaches has group-temporal reuse.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -325,3 +326,48 @@ def _extent_at(domain: isl.Set, position: int) -> int:
     if domain.is_empty():
         return 1
     return max(1, isl_util.constant(isl_util.extent(domain, position)) or 1)
+
+
+def iteration_bytes(
+    model: PolyModel, band: isl.ScheduleNode, member: int, parameters: Mapping[str, int], line: int
+) -> int | None:
+    """Bytes of the ``line``-byte cache lines that one iteration of band ``member`` touches
+    (everything below it runs in full; per array, the box around its elements, the last
+    subscript filling whole lines), the most over its first, middle and last value at
+    ``parameters``; None when a count is not known.  A box over-counts, never under-counts."""
+    fixed = isl_util.at_parameters(isl.Set.universe(model.param_space()), parameters)
+    domain = band.get_domain().intersect_params(fixed)
+    timing = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    timing = timing.intersect_domain(domain)
+    if timing.is_empty():
+        return None
+    values = isl.Set.from_union_set(timing.range())
+    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(0), values.dim_max(0)))
+    if low is None or high is None:
+        return None
+    accesses = isl_util.union_of(
+        (isl.UnionMap.from_map(ref.relation) for ref in model.references if ref.relation.dim(isl.dim_type.out)),
+        isl.UnionMap.empty(model.param_space()),
+    )
+    per_line = max(1, line // ELEMENT_BYTES)
+    counts: list[int] = []
+    for value in sorted({low, (low + high) // 2, high}):
+        point = values.fix_val(isl.dim_type.set, 0, isl.Val.int_from_si(model.ctx, value))
+        instances = timing.intersect_range(isl.UnionSet.from_set(point)).domain()
+        touched = [_lines(elements, parameters, per_line) for elements in isl_util.sets_of(instances.apply(accesses))]
+        if None in touched:
+            return None
+        counts.append(sum(count or 0 for count in touched))
+    return line * max(counts, default=0)
+
+
+def _lines(elements: isl.Set, parameters: Mapping[str, int], per_line: int) -> int | None:
+    """Cache lines of ``per_line`` elements in the box around ``elements``."""
+    extents: list[int] = []
+    for dimension in range(elements.dim(isl.dim_type.set)):
+        extent = isl_util.value_at(isl_util.extent(elements, dimension), parameters)
+        if extent is None:
+            return None
+        extents.append(extent)
+    *rows, last = extents
+    return math.prod(rows) * -(-last // per_line)

@@ -49,8 +49,21 @@ class TileChoice:
     footprint: str
     root: float
     outer: tuple[int, ...] = ()
+    resident: tuple[int, int] | None = None
+
+    @property
+    def untiled(self) -> bool:
+        """Whether the band is better left untiled (``resident``: its outer member and the
+        bytes of lines one of its iterations touches, within the capacity)."""
+        return self.resident is not None
 
     def describe(self) -> str:
+        if self.resident is not None:
+            member, touched = self.resident
+            return (
+                f"model: one iteration of member {member} touches {touched // 1024} KiB of lines "
+                f"<= {self.level} {self.capacity // 1024} KiB, so its reuse stays in cache untiled"
+            )
         gamma = ", ".join(f"{g:.2g}" for g in self.gamma)
         inner = f"member {self.inner} fixed (vector loop), " if self.inner is not None else ""
         return (
@@ -89,12 +102,17 @@ def choose_tile_sizes(
     inner_size: int | None = None,
     carried: Sequence[int] = (),
     threads: bool = True,
+    iteration: tuple[int, int] | None = None,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
     ``parallel`` the outermost parallel member; ``carried`` adds reuse along dependences
     (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
-    starts threads (only then are its tiles evened out over the cores)."""
+    starts threads (only then are its tiles evened out over the cores).  ``iteration`` is
+    the band's outer member and the bytes of cache lines one of its iterations touches
+    (``iteration_bytes``): when they fit the tile capacity, whatever the outer loop reuses
+    stays in cache untiled, and tiles would only shorten the loops and break the streams
+    (Sec. 4.3: tiles serve the reuse the cache cannot hold), so the band is left untiled."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -112,6 +130,9 @@ def choose_tile_sizes(
         return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
 
     level, capacity = tile_capacity(machine)
+    if iteration is not None and iteration[1] <= capacity:
+        whole = tuple(extent or 0 for extent in extents)
+        return TileChoice(whole, level, capacity, reuse, gamma, inner, footprint.describe(), 0.0, resident=iteration)
     root = math.floor(positive_root(touched, capacity))
     if root < MIN_TILE and machine.l2 > machine.l1:
         level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))

@@ -1,10 +1,12 @@
 """Rectangular tiling of permutable bands.
 
-Public: ``TilingOptions``, ``TiledBand``, ``TilePlan``, ``plan_tiling``,
+Public: ``TilingOptions``, ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
 ``apply_tiling``, ``member_extent``, ``model_sizer``, ``tile_band_paths``, ``FALLBACK_SIZE``.
 
-Every permutable band of two or more members is tiled; a member whose extent
-is a known constant no larger than its tile keeps a single tile.  Sizes come
+Every permutable band of two or more members is tiled, unless the tile-size
+model finds that the data one iteration of its outer loop touches already stays
+in cache (``TileChoice.untiled``); a member whose extent is a known constant no
+larger than its tile keeps a single tile.  Sizes come
 from ``TilingOptions.sizes`` (consumed member by member across the bands in
 tree order, as Pluto reads ``tile.sizes``), ``--fixed-tile-size``, or the
 tile-size model (``polyopt.analysis.tile_sizes``, through ``model_sizer``).  With
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.footprint import band_footprint, dependence_reuse
+from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
 from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
@@ -58,8 +60,20 @@ class TiledBand:
 
 
 @dataclass(frozen=True)
+class UntiledBand:
+    """The permutable band at ``path`` is left untiled, for ``reason``."""
+
+    path: tuple[int, ...]
+    reason: str
+
+    def describe(self) -> str:
+        return f"band at {list(self.path)}: left untiled ({self.reason})"
+
+
+@dataclass(frozen=True)
 class TilePlan:
     bands: tuple[TiledBand, ...]
+    untiled: tuple[UntiledBand, ...] = ()
 
 
 def member_extent(band: isl.ScheduleNode, member: int, parameters: Mapping[str, int] | None = None) -> int | None:
@@ -91,12 +105,16 @@ def plan_tiling(
         return TilePlan(())
     queue = list(options.sizes)
     chosen: list[TiledBand] = []
+    untiled: list[UntiledBand] = []
     for path, band in band_nodes(schedule):
         members = band.band_n_member()
         if members < 2 or not band.band_get_permutable():
             continue
         given, queue = queue[:members], queue[members:]
         choice = sizer(band) if sizer and options.default_size is None and len(given) < members else None
+        if choice is not None and choice.untiled and not given:
+            untiled.append(UntiledBand(path, choice.describe()))
+            continue
         default = options.default_size or FALLBACK_SIZE
         planned = given + list(choice.sizes[len(given) :] if choice else [default] * (members - len(given)))
         extents = [member_extent(band, m) for m in range(members)]
@@ -104,7 +122,7 @@ def plan_tiling(
         reason = _reason(len(given), members, choice.describe() if choice else _fixed_reason(options))
         outer = _second_level(options, choice, band, sizes, extents, dependences)
         chosen.append(TiledBand(path, sizes, reason, outer))
-    return TilePlan(tuple(chosen))
+    return TilePlan(tuple(chosen), tuple(untiled))
 
 
 def _within(size: int, extent: int | None) -> int:
@@ -146,7 +164,10 @@ def model_sizer(
     gcc still streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide
     legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
     The parallel member's tiles are evened out over the cores when the band's instances
-    reach ``Machine.parallel_work`` (its loop starts threads)."""
+    reach ``Machine.parallel_work`` (its loop starts threads).  A band is left untiled when
+    one iteration of its outer member fits the cache (``iteration_bytes``); that member is
+    the first one Alg. 5 does not put innermost, and it must be the parallel member if the
+    band has one, which runs outermost when the band is not tiled."""
 
     def size(band: isl.ScheduleNode) -> TileChoice | None:
         footprint = band_footprint(model, band, parameters)
@@ -161,7 +182,14 @@ def model_sizer(
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
-        return choose_tile_sizes(footprint, extents, machine, inner, parallel, carried=carried, threads=threads)
+        outer = next(m for m in range(count) if m != inner)
+        iteration = None
+        if parallel in (None, outer):  # untiled, the parallel member runs outermost
+            touched = iteration_bytes(model, band, outer, parameters, machine.line)
+            iteration = None if touched is None else (outer, touched)
+        return choose_tile_sizes(
+            footprint, extents, machine, inner, parallel, carried=carried, threads=threads, iteration=iteration
+        )
 
     return size
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import islpy as isl
 import pytest
 
-from polyopt.analysis.footprint import TileFootprint, band_footprint, dependence_reuse
+from polyopt.analysis.footprint import TileFootprint, band_footprint, dependence_reuse, iteration_bytes
 from polyopt.frontend.scop import Scop
 from polyopt.isl_util import at_parameters
 from polyopt.schedule_tree import band_nodes, member_expressions
@@ -152,3 +152,32 @@ def test_flow_dependences_add_reuse_along_time_in_a_skewed_stencil(scop_of: Call
     assert footprint is not None
     assert carried[time] > 0  # A written at t is read at t + 1: reuse along time that isl skewed j for
     assert all(carried[m] == 0 for m in space if "t" not in "".join(member_expressions(band, m).values()))
+
+
+LINE = 64  # bytes: 8 doubles
+
+
+def test_one_iteration_of_matmul_touches_rows_of_c_and_a_and_all_of_b(scop_of: Callable[[str], Scop]) -> None:
+    kernel = _kernel(scop_of, MATMUL)
+
+    touched = iteration_bytes(kernel.model, _loop_band(kernel), 0, PARAMETERS, LINE)
+
+    # i fixed: C[i][0..2299] and A[i][0..2599] are rows of 288 and 325 lines, B is 2600 rows of 288 lines.
+    assert touched == LINE * (288 + 325 + 2600 * 288)
+
+
+def test_a_column_walk_takes_a_line_per_element(scop_of: Callable[[str], Scop]) -> None:
+    kernel = _kernel(scop_of, TWO_LOOPS.format("B[j][i] = A[i][j];"))
+
+    touched = iteration_bytes(kernel.model, _loop_band(kernel), 0, PARAMETERS, LINE)
+
+    assert touched == LINE * (-(-48 // 8) + 48)  # A's row: 6 lines; B's column: 48 lines
+
+
+def test_a_triangle_counts_its_longest_iteration(scop_of: Callable[[str], Scop]) -> None:
+    body = "for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    x[i] = x[i] - L[i][j] * x[j];\n"
+    kernel = _kernel(scop_of, body)
+
+    touched = iteration_bytes(kernel.model, _loop_band(kernel), 0, PARAMETERS, LINE)
+
+    assert touched == LINE * (13 + 13)  # i = 99: L[99][0..98] and x[0..99], 13 lines each

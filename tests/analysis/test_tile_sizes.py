@@ -112,3 +112,16 @@ def test_the_parallel_member_fills_whole_rounds_on_the_cores() -> None:
 
     # 80-row tiles: 13 tiles, 7 rounds on 2 cores, one core idle in the last; 72-row tiles: 14, the same 7 rounds, full.
     assert alone.sizes == (80, 64) and shared.sizes == (72, 64)
+
+
+def test_a_band_whose_outer_iteration_fits_the_capacity_is_left_untiled() -> None:
+    level, capacity = tile_capacity(SEED_MACHINE)
+
+    extents = [2000, 2300, 2600]
+
+    kept = choose_tile_sizes(MATMUL, extents, SEED_MACHINE, inner=1, parallel=0, iteration=(0, capacity))
+    tiled = choose_tile_sizes(MATMUL, extents, SEED_MACHINE, inner=1, parallel=0, iteration=(0, capacity + 1))
+
+    assert kept.untiled and kept.sizes == tuple(extents)
+    assert f"member 0 touches {capacity // 1024} KiB of lines <= {level}" in kept.describe()
+    assert not tiled.untiled and tiled.sizes == choose_tile_sizes(MATMUL, extents, SEED_MACHINE, 1, 0).sizes

@@ -8,11 +8,13 @@ from typing import Any
 import islpy as isl
 import pytest
 
+from polyopt.analysis.tile_sizes import TileChoice
 from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost, schedule_respects
 from polyopt.transform.tiling import (
     TiledBand,
     TilePlan,
     TilingOptions,
+    UntiledBand,
     apply_tiling,
     member_extent,
     plan_tiling,
@@ -105,6 +107,27 @@ def test_small_extent_overrides_a_given_size_but_still_consumes_it(kernel_of: Ke
     plan = _plan(kernel, sizes=(16, 64))
 
     assert [band.sizes for band in plan.bands] == [(16, 3)]
+
+
+RESIDENT = TileChoice((100, 100, 100), "L1", 32768, (1, 1, 1), (1.0, 1.0, 1.0), 2, "τ0·τ1", 1.0, resident=(0, 4096))
+
+
+def test_a_band_the_model_keeps_resident_is_left_untiled_and_reported(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+
+    plan = plan_tiling(kernel.scheduled()[1], TilingOptions(), kernel.full, lambda _: RESIDENT)
+
+    assert plan.bands == ()
+    assert plan.untiled == (UntiledBand((0,), RESIDENT.describe()),)
+    assert plan.untiled[0].describe().startswith("band at [0]: left untiled (model: one iteration of member 0")
+
+
+def test_given_sizes_tile_a_band_the_model_would_leave_untiled(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+
+    plan = plan_tiling(kernel.scheduled()[1], TilingOptions(sizes=(8, 8, 8)), kernel.full, lambda _: RESIDENT)
+
+    assert [band.sizes for band in plan.bands] == [(8, 8, 8)] and plan.untiled == ()
 
 
 def test_disabled_tiling_plans_nothing(kernel_of: KernelOf) -> None:
