@@ -1,6 +1,6 @@
 """The time budget of a region (``--timeout``): attempts that are killed when their time is up.
 
-Public: ``OutOfTime``, ``Attempt``, ``attempts``, ``run_limited``.
+Public: ``OutOfTime``, ``Crashed``, ``Attempt``, ``attempts``, ``run_limited``.
 
 isl bounds some of its work with an operation counter (``isl_ctx_set_max_operations``,
 which the scheduler already uses), but the counter is not checked everywhere: one fuzz
@@ -36,6 +36,10 @@ class OutOfTime(Exception):
     """An attempt took longer than its budget and was stopped."""
 
 
+class Crashed(Exception):
+    """The process of an attempt died without a result (a signal, such as a segfault in isl)."""
+
+
 @dataclass(frozen=True)
 class Attempt:
     """Options to try a region with; ``fallback`` says how they simplify the requested ones ("" for those)."""
@@ -61,9 +65,10 @@ def attempts(options: Options) -> tuple[Attempt, ...]:
 def run_limited(function: Callable[[], T], seconds: float) -> T:
     """``function()``, computed in a forked child process and returned pickled.
 
-    Raises ``OutOfTime`` (after killing the child) when it takes longer than ``seconds``;
-    an exception raised by ``function`` is raised again here (as a ``RuntimeError`` with
-    the same text when it cannot be pickled).
+    Raises ``OutOfTime`` (after killing the child) when it takes longer than ``seconds``
+    and ``Crashed`` when the child dies without a result; an exception raised by
+    ``function`` is raised again here (as a ``RuntimeError`` with the same text when it
+    cannot be pickled).
     """
     if not hasattr(os, "fork"):
         return function()
@@ -88,9 +93,9 @@ def run_limited(function: Callable[[], T], seconds: float) -> T:
         data = _read_until(read_end, time.monotonic() + seconds)
     finally:
         os.close(read_end)
-        _reap(pid)
+        status = _reap(pid)
     if not data:
-        raise RuntimeError("the process optimizing the region ended without a result")
+        raise Crashed(_death(status))
     ok, value = pickle.loads(data)
     if not ok:
         raise value
@@ -120,10 +125,18 @@ def _read_until(fd: int, deadline: float) -> bytes:
         chunks.append(chunk)
 
 
-def _reap(pid: int) -> None:
-    """Kill the child if it still runs, and wait for it."""
+def _reap(pid: int) -> int:
+    """Kill the child if it still runs, wait for it, and return its wait status."""
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    os.waitpid(pid, 0)
+    return os.waitpid(pid, 0)[1]
+
+
+def _death(status: int) -> str:
+    """How a child that sent no result ended, from its wait status."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        return f"the process optimizing the region was killed by signal {number}, {signal.strsignal(number)}"
+    return f"the process optimizing the region exited with status {os.waitstatus_to_exitcode(status)} without a result"

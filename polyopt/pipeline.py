@@ -20,7 +20,7 @@ from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.analysis.inplace import InPlace, plan_in_place
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import Reduction, find_reductions, relax
-from polyopt.budget import OutOfTime, attempts, run_limited
+from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
@@ -273,17 +273,25 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
 
 
 def _within_budget(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
-    """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``."""
+    """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``
+    without crashing; the warning says what stopped the first attempt."""
+    troubles: list[str] = []
+    reason = ""
     for attempt in attempts(options):
         try:
             outcome = run_limited(partial(_optimize_scop, region, scop, attempt.options, setting), options.timeout)
         except OutOfTime:
+            troubles.append(f"region took longer than {options.timeout:g} s")
+            reason = f"took longer than {options.timeout:g} s, even in its original order"
+            continue
+        except Crashed as crash:
+            troubles.append(f"{crash} (please report it)")
+            reason = f"internal error ({crash}); please report it"
             continue
         if not attempt.fallback:
             return outcome
-        message = format_message(region.location, "warning", f"region took longer than {options.timeout:g} s; ")
-        return replace(outcome, warnings=(message + attempt.fallback, *outcome.warnings))
-    reason = f"took longer than {options.timeout:g} s, even in its original order"
+        message = format_message(region.location, "warning", f"{troubles[0]}; {attempt.fallback}")
+        return replace(outcome, warnings=(message, *outcome.warnings))
     return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
 
 

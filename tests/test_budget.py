@@ -10,13 +10,14 @@ kernel through the command line.
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
 import pytest
 
 from polyopt import pipeline
-from polyopt.budget import OutOfTime, attempts, run_limited
+from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
 from polyopt.transform.tiling import FALLBACK_SIZE, TilingOptions
@@ -52,6 +53,14 @@ def test_a_slow_child_is_stopped_and_reaped() -> None:
     assert _zombie_children() == []
 
 
+def test_a_child_that_dies_is_reported_with_its_signal() -> None:
+    with pytest.raises(Crashed, match="killed by signal 11, Segmentation fault"):
+        run_limited(lambda: os.kill(os.getpid(), signal.SIGSEGV), 10)
+    with pytest.raises(Crashed, match="exited with status 3 without a result"):
+        run_limited(lambda: os._exit(3), 10)
+    assert _zombie_children() == []
+
+
 def test_attempts_simplify_step_by_step() -> None:
     requested = Options(fusion="max", tiling=TilingOptions(sizes=(3, 5), second_level=True), timeout=2.0)
 
@@ -81,13 +90,21 @@ def test_the_timeout_must_be_a_positive_number() -> None:
 GEMM = (EXAMPLES / "gemm.c").read_text()
 
 
-def _slow_when(monkeypatch: pytest.MonkeyPatch, name: str, condition: object = None) -> None:
-    """Make ``pipeline.name`` sleep for a minute (when ``condition(*args)`` holds, if given)."""
+def _sleep_a_minute() -> None:
+    time.sleep(60)
+
+
+def _segfault() -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def _slow_when(monkeypatch: pytest.MonkeyPatch, name: str, condition: object = None, trouble: object = None) -> None:
+    """Make ``pipeline.name`` sleep for a minute, or call ``trouble`` (when ``condition(*args)`` holds, if given)."""
     real = getattr(pipeline, name)
 
     def slow(*args: object, **kwargs: object) -> object:
         if condition is None or condition(*args):  # type: ignore[operator]
-            time.sleep(60)
+            (trouble or _sleep_a_minute)()  # type: ignore[operator]
         return real(*args, **kwargs)
 
     monkeypatch.setattr(pipeline, name, slow)
@@ -130,6 +147,31 @@ def test_a_region_too_slow_even_in_its_original_order_is_kept_as_written(monkeyp
     assert outcome.text == GEMM
     assert region.warnings == (
         f"{region.region.location}: warning: region not optimized: took longer than 0.5 s, even in its original order",
+    )
+
+
+def test_a_crashing_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    _slow_when(monkeypatch, "schedule_region", trouble=_segfault)
+
+    outcome = optimize_text(GEMM, "gemm.c", Options())
+
+    (region,) = outcome.regions
+    assert region.code is not None and region.code.summary == "original order (identity)"
+    assert region.warnings == (
+        f"{region.region.location}: warning: the process optimizing the region was killed by signal 11, "
+        "Segmentation fault (please report it); kept in its original order",
+    )
+
+
+def test_a_region_that_crashes_even_in_its_original_order_is_kept_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    _slow_when(monkeypatch, "compute_dependences", trouble=_segfault)
+
+    outcome = optimize_text(GEMM, "gemm.c", Options())
+
+    assert outcome.text == GEMM
+    assert outcome.warnings == (
+        "gemm.c:73:1: warning: region not optimized: internal error (the process optimizing the region was killed "
+        "by signal 11, Segmentation fault); please report it",
     )
 
 

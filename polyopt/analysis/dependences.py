@@ -11,8 +11,9 @@ schedule must respect when storage is not renamed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 import islpy as isl
 
@@ -44,11 +45,24 @@ class Dependences:
     schedule that respects it respects every dependence, and ``items`` stay
     the reference for verification.  It is deliberately not coalesced:
     isl's scheduler was measured 30x slower on heat-3d with the coalesced form.
+    It is computed when first asked for: regenerating a region in its original order
+    does not need it, and isl's dataflow analysis with kills crashes on some domains
+    (a fuzz program's), which then costs only the attempts that schedule.
     """
 
     items: tuple[Dependence, ...]
-    space: isl.Space
-    reduced: isl.UnionMap
+    model: PolyModel
+    compute_reduced: Callable[[], isl.UnionMap]
+
+    @property
+    def space(self) -> isl.Space:
+        """The parameter space of the region."""
+        return self.model.param_space()
+
+    @cached_property
+    def reduced(self) -> isl.UnionMap:
+        """``compute_reduced()``, computed once."""
+        return self.compute_reduced()
 
     @cached_property
     def full(self) -> isl.UnionMap:
@@ -100,10 +114,11 @@ def compute_dependences(model: PolyModel) -> Dependences:
                 )
     order = {FLOW: 0, ANTI: 1, OUTPUT: 2}
     items.sort(key=lambda d: (order[d.kind], d.array, d.source, d.sink))
-    return Dependences(tuple(items), model.param_space(), _reduced(model))
+    return Dependences(tuple(items), model, partial(_reduced, model))
 
 
 def _reduced(model: PolyModel) -> isl.UnionMap:
+    """Flow dependences and the anti and output dependences that no intermediate write kills."""
     writes, reads = model.all_writes(), model.all_reads()
     flow = flow_relation(reads, model.schedule, writes, None)
     output = flow_relation(writes, model.schedule, writes, None)

@@ -24,6 +24,7 @@ a slower tiling for lu, 0.85 s -> 1.25 s at LARGE).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 import islpy as isl
 from pycparser import c_ast, c_generator
@@ -168,7 +169,12 @@ def relax(model: PolyModel, deps: Dependences, reductions: tuple[Reduction, ...]
     pure = tuple(r for r in reductions if r.pure)
     freed = {r.statement for r in pure}
     around = [d for d in kept + added if d.source in freed or d.sink in freed]
+    return replace(deps, items=tuple(kept + added), compute_reduced=partial(_relaxed, deps, pure, tuple(around)))
+
+
+def _relaxed(deps: Dependences, pure: tuple[Reduction, ...], around: tuple[Dependence, ...]) -> isl.UnionMap:
+    """``deps.reduced`` without the pure reductions' updates of one element, with the dependences ``around`` them."""
     reduced = deps.reduced.subtract(_updates_of_one_element(pure)) if pure else deps.reduced
     for dep in around:
         reduced = reduced.union(isl.UnionMap.from_map(dep.relation))
-    return replace(deps, items=tuple(kept + added), reduced=reduced)
+    return reduced

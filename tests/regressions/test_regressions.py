@@ -22,8 +22,6 @@ _ISL_FLOW = (
     "internal-error warning and copied unchanged"
 )
 KNOWN_BUGS: dict[str, str] = {
-    "case_10271.c": "the forked process optimizing the region dies without a result (--identity): "
-    "declined with an internal-error warning, output unchanged",
     "case_11639.c": _ISL_FLOW,
     "case_14320.c": _ISL_FLOW,
     "case_14534.c": _ISL_FLOW,
