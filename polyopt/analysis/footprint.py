@@ -21,6 +21,7 @@ offset of a group that d's motion reaches has group-temporal reuse.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from fractions import Fraction
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.model import PolyModel
+from polyopt.model import PolyModel, Reference
 from polyopt.schedule_tree import band_statements
 
 Row = tuple[Fraction, ...]
@@ -334,31 +335,81 @@ def iteration_bytes(
     """Bytes of the ``line``-byte cache lines that one iteration of band ``member`` touches
     (everything below it runs in full; per array, the box around its elements, the last
     subscript filling whole lines), the most over its first, middle and last value at
-    ``parameters``; None when a count is not known.  A box over-counts, never under-counts."""
+    ``parameters`` in a middle iteration of the loops around the band (reuse across the
+    member's iterations happens within one of theirs); None when a count is not known.
+    A box over-counts, never under-counts."""
     fixed = isl_util.at_parameters(isl.Set.universe(model.param_space()), parameters)
     domain = band.get_domain().intersect_params(fixed)
-    timing = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
-    timing = timing.intersect_domain(domain)
+    timing = _enclosing_and_member(band, member).intersect_domain(domain)
     if timing.is_empty():
         return None
     values = isl.Set.from_union_set(timing.range())
-    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(0), values.dim_max(0)))
+    last = values.dim(isl.dim_type.set) - 1
+    for position in range(last):
+        values = _fixed_inside(values, position, parameters)
+        if values is None:
+            return None
+    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(last), values.dim_max(last)))
     if low is None or high is None:
         return None
-    accesses = isl_util.union_of(
-        (isl.UnionMap.from_map(ref.relation) for ref in model.references if ref.relation.dim(isl.dim_type.out)),
-        isl.UnionMap.empty(model.param_space()),
-    )
+    references = [ref for ref in model.references if ref.relation.dim(isl.dim_type.out)]
     per_line = max(1, line // ELEMENT_BYTES)
     counts: list[int] = []
     for value in sorted({low, (low + high) // 2, high}):
-        point = values.fix_val(isl.dim_type.set, 0, isl.Val.int_from_si(model.ctx, value))
+        point = values.fix_val(isl.dim_type.set, last, isl.Val.int_from_si(model.ctx, value))
         instances = timing.intersect_range(isl.UnionSet.from_set(point)).domain()
-        touched = [_lines(elements, parameters, per_line) for elements in isl_util.sets_of(instances.apply(accesses))]
-        if None in touched:
+        count = _touched_lines(instances, references, parameters, per_line)
+        if count is None:
             return None
-        counts.append(sum(count or 0 for count in touched))
+        counts.append(count)
     return line * max(counts, default=0)
+
+
+def _touched_lines(
+    instances: isl.UnionSet, references: list[Reference], parameters: Mapping[str, int], per_line: int
+) -> int | None:
+    """Cache lines the ``references`` touch in ``instances``: per array, the box around all its
+    elements or the sum of the boxes of its distinct references' elements, whichever is smaller
+    (both bound the lines from above; one box over rows i and k spans every row between them)."""
+    touched: dict[str, list[isl.Set]] = {}
+    for ref in references:
+        elements = instances.apply(isl.UnionMap.from_map(ref.relation))
+        if elements.is_empty():
+            continue
+        distinct = touched.setdefault(ref.array, [])
+        box = isl.Set.from_union_set(elements)
+        if not any(box.is_equal(other) for other in distinct):
+            distinct.append(box)
+    total = 0
+    for distinct in touched.values():
+        whole = functools.reduce(isl.Set.union, distinct)
+        counts = [_lines(box, parameters, per_line) for box in [whole, *distinct]]
+        if None in counts:
+            return None
+        total += min(counts[0] or 0, sum(count or 0 for count in counts[1:]))
+    return total
+
+
+def _enclosing_and_member(band: isl.ScheduleNode, member: int) -> isl.UnionMap:
+    """Each instance below ``band`` to the iteration of the loops around the band and of ``member``."""
+    own = isl.MultiUnionPwAff.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    enclosing = band.get_prefix_schedule_multi_union_pw_aff()
+    if enclosing.dim(isl.dim_type.out):
+        own = enclosing.flat_range_product(own)
+    return isl.UnionMap.from_multi_union_pw_aff(own)
+
+
+def _fixed_inside(values: isl.Set, position: int, parameters: Mapping[str, int]) -> isl.Set | None:
+    """``values`` with dimension ``position`` fixed at its middle value (its first where the middle
+    falls in a gap); None when the bounds are not known."""
+    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(position), values.dim_max(position)))
+    if low is None or high is None:
+        return None
+    for value in ((low + high) // 2, low):
+        fixed = values.fix_val(isl.dim_type.set, position, isl.Val.int_from_si(values.get_ctx(), value))
+        if not fixed.is_empty():
+            return fixed
+    return None
 
 
 def _lines(elements: isl.Set, parameters: Mapping[str, int], per_line: int) -> int | None:

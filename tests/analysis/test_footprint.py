@@ -174,6 +174,27 @@ def test_a_column_walk_takes_a_line_per_element(scop_of: Callable[[str], Scop]) 
     assert touched == LINE * (-(-48 // 8) + 48)  # A's row: 6 lines; B's column: 48 lines
 
 
+def test_an_iteration_counts_within_one_iteration_of_the_loops_around_the_band(
+    scop_of: Callable[[str], Scop],
+) -> None:
+    body = (
+        "for (k = 0; k < n; k++)\n  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n"
+        "      P[i][j] = P[i][j] + P[i][k] * P[k][j];\n"
+    )
+    kernel = _kernel(scop_of, body)
+    (domain,) = kernel.model.domains.values()
+    schedule = isl.Schedule.from_domain(isl.UnionSet.from_set(domain))
+    for loops in ("[i, j]", "[k]"):  # the band (i, j) inside the loop k
+        partial = isl.UnionMap(f"[n] -> {{ S0[k, i, j] -> {loops} }}", context=kernel.model.ctx)
+        schedule = schedule.insert_partial_schedule(isl.MultiUnionPwAff.from_union_map(partial))
+    band = schedule.get_root().child(0).child(0)
+
+    touched = iteration_bytes(kernel.model, band, 0, PARAMETERS, LINE)
+
+    # k = 49, i = 99: rows P[99][*] and P[49][*] (13 lines each) and P[99][49], not the 51 rows between them.
+    assert touched == LINE * (13 + 13 + 1)
+
+
 def test_a_triangle_counts_its_longest_iteration(scop_of: Callable[[str], Scop]) -> None:
     body = "for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    x[i] = x[i] - L[i][j] * x[j];\n"
     kernel = _kernel(scop_of, body)
