@@ -349,9 +349,10 @@ def iteration_bytes(
         values = _fixed_inside(values, position, parameters)
         if values is None:
             return None
-    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(last), values.dim_max(last)))
-    if low is None or high is None:
+    bounds = _bounds(values, last, parameters)
+    if bounds is None:
         return None
+    low, high = bounds
     references = [ref for ref in model.references if ref.relation.dim(isl.dim_type.out)]
     per_line = max(1, line // ELEMENT_BYTES)
     counts: list[int] = []
@@ -377,13 +378,13 @@ def _touched_lines(
         if elements.is_empty():
             continue
         distinct = touched.setdefault(ref.array, [])
-        box = isl.Set.from_union_set(elements)
-        if not any(box.is_equal(other) for other in distinct):
-            distinct.append(box)
+        reached = isl.Set.from_union_set(elements)
+        if not any(reached.is_equal(other) for other in distinct):
+            distinct.append(reached)
     total = 0
     for distinct in touched.values():
         whole = functools.reduce(isl.Set.union, distinct)
-        counts = [_lines(box, parameters, per_line) for box in [whole, *distinct]]
+        counts = [_lines(reached, parameters, per_line) for reached in [whole, *distinct]]
         if None in counts:
             return None
         total += min(counts[0] or 0, sum(count or 0 for count in counts[1:]))
@@ -399,12 +400,19 @@ def _enclosing_and_member(band: isl.ScheduleNode, member: int) -> isl.UnionMap:
     return isl.UnionMap.from_multi_union_pw_aff(own)
 
 
+def _bounds(values: isl.Set, position: int, parameters: Mapping[str, int]) -> tuple[int, int] | None:
+    """The smallest and largest value of dimension ``position`` at ``parameters``; None when not known."""
+    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(position), values.dim_max(position)))
+    return None if low is None or high is None else (low, high)
+
+
 def _fixed_inside(values: isl.Set, position: int, parameters: Mapping[str, int]) -> isl.Set | None:
     """``values`` with dimension ``position`` fixed at its middle value (its first where the middle
     falls in a gap); None when the bounds are not known."""
-    low, high = (isl_util.value_at(bound, parameters) for bound in (values.dim_min(position), values.dim_max(position)))
-    if low is None or high is None:
+    bounds = _bounds(values, position, parameters)
+    if bounds is None:
         return None
+    low, high = bounds
     for value in ((low + high) // 2, low):
         fixed = values.fix_val(isl.dim_type.set, position, isl.Val.int_from_si(values.get_ctx(), value))
         if not fixed.is_empty():
