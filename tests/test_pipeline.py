@@ -11,6 +11,7 @@ import pytest
 import polyopt.pipeline as pipeline
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.diagnostics import IllegalTransform
+from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, _verify, optimize_text
@@ -219,3 +220,24 @@ def test_a_symm_call_leaves_its_accumulator_unless_it_is_dead() -> None:
 
     assert "cblas_dsymm" in live and "cblas_dsymm" in dead
     assert tail in live and tail not in dead
+
+
+AVX2_512K = Machine(32 * 1024, 512 * 1024, 32 * 1024 * 1024, 64, 2, 32, "test")
+
+
+@pytest.mark.parametrize(
+    ("kernel", "sizes", "inner"),
+    [
+        ("syr2k", "[16, 1000, 16]", "member 1 whole (vector reduction"),  # the others stay at 16 or more
+        ("syrk", "[64, 32, 64]", "member 1 fixed (vector loop)"),  # whole, the others would shrink to 4
+    ],
+)
+def test_a_vector_reduction_runs_whole_only_when_the_other_tiles_stay_long(kernel: str, sizes: str, inner: str) -> None:
+    path = EXAMPLES / f"{kernel}.c"  # its #defines give the LARGE sizes
+    options = Options(blas="none", microkernel=False, machine=AVX2_512K)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    (product,) = [tile for tile in region.report.tiles if "C:" in tile]  # the band of C[i][j] += ...
+    assert f"sizes {sizes}" in product and inner in product

@@ -1,6 +1,7 @@
 """Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3.
 
-Public: ``INNER_VECTORS``, ``MIN_TILE``, ``TileChoice``, ``choose_tile_sizes``, ``positive_root``.
+Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``TileChoice``, ``choose_tile_sizes``,
+``choose_reduction_tile_sizes``, ``positive_root``.
 
 Each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
 the largest one; the vector (innermost) member instead gets a fixed, long
@@ -18,13 +19,19 @@ parallel member's tiles are then evened out so that they fill whole rounds on
 the cores.  For ``--l2tile`` the L1 tiles are grouped
 into L2 tiles: every member but the vector one scaled by the factor that makes
 the footprint fill L2, when that factor is at least 2.
+
+A vector loop that is a reduction (``simd reduction``) pays a horizontal sum of
+its partial sums, and a load and store of the reduced element, once per tile
+row; it runs over its whole extent when the other members' tiles still reach
+``REDUCTION_MIN_TILE`` (syr2k: 16x1000x16 instead of 40x32x40).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from polyopt.analysis.footprint import TileFootprint
 from polyopt.machine import Machine
@@ -34,6 +41,7 @@ MIN_TILE = 4
 GAMMA_FLOOR = 0.5  # no member's tile below half the largest-reuse member's (measured, see module docstring)
 L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, session 3)
 ALIGNMENT = 8  # elements per 64-byte line of doubles
+REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (measured: bench/RESULTS.md, session 10)
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,7 @@ class TileChoice:
     root: float
     outer: tuple[int, ...] = ()
     resident: tuple[int, int] | None = None
+    whole_reduction: bool = False
 
     @property
     def untiled(self) -> bool:
@@ -65,7 +74,11 @@ class TileChoice:
                 f"<= {self.level} {self.capacity // 1024} KiB, so its reuse stays in cache untiled"
             )
         gamma = ", ".join(f"{g:.2g}" for g in self.gamma)
-        inner = f"member {self.inner} fixed (vector loop), " if self.inner is not None else ""
+        inner = ""
+        if self.whole_reduction:
+            inner = f"member {self.inner} whole (vector reduction: one horizontal sum per tile row), "
+        elif self.inner is not None:
+            inner = f"member {self.inner} fixed (vector loop), "
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
             f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
@@ -147,6 +160,25 @@ def choose_tile_sizes(
         sizes[parallel] = _balanced(sizes[parallel], extents[parallel], machine.cores)
     outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
     return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer)
+
+
+def choose_reduction_tile_sizes(
+    footprint: TileFootprint,
+    extents: Sequence[int | None],
+    machine: Machine,
+    inner: int,
+    parallel: int | None,
+    **options: Any,
+) -> TileChoice:
+    """``choose_tile_sizes`` for a band whose vector member ``inner`` is a reduction: the
+    member runs over its whole extent when every other member's tile still reaches
+    ``REDUCTION_MIN_TILE``, else it is held at its usual length."""
+    extent = extents[inner]
+    if extent is not None:
+        whole = choose_tile_sizes(footprint, extents, machine, inner, parallel, extent, **options)
+        if not whole.untiled and all(size >= REDUCTION_MIN_TILE for m, size in enumerate(whole.sizes) if m != inner):
+            return replace(whole, whole_reduction=True)
+    return choose_tile_sizes(footprint, extents, machine, inner, parallel, **options)
 
 
 def _second_level(

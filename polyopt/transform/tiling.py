@@ -26,7 +26,7 @@ from polyopt import isl_util
 from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
 from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.reductions import Reduction
-from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
+from polyopt.analysis.tile_sizes import TileChoice, choose_reduction_tile_sizes, choose_tile_sizes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_has_inner_band, band_nodes, band_statements, node_at, parallel_outermost
@@ -160,7 +160,8 @@ def model_sizer(
 ) -> Sizer:
     """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
     member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
-    walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
+    walks some array with stride 1 (a vector reduction may run whole:
+    ``choose_reduction_tile_sizes``) (a wavefront band's innermost loop is not parallel, but
     gcc still streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide
     legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
     The parallel member's tiles are evened out over the cores when the band's instances
@@ -175,10 +176,11 @@ def model_sizer(
             return None
         count = band.band_n_member()
         extents = [member_extent(band, m, parameters) for m in range(count)]
-        inner = None
+        inner, reduction = None, False
         if not band_has_inner_band(band):
             vector = innermost_member(model, band, dependences, reductions)
             inner = vector.member if vector.simd or vector.score().spatial else None
+            reduction = vector.simd and bool(vector.reductions)
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
@@ -187,9 +189,10 @@ def model_sizer(
         if parallel in (None, outer):  # untiled, the parallel member runs outermost
             touched = iteration_bytes(model, band, outer, parameters, machine.line)
             iteration = None if touched is None else (outer, touched)
-        return choose_tile_sizes(
-            footprint, extents, machine, inner, parallel, carried=carried, threads=threads, iteration=iteration
-        )
+        options = {"carried": carried, "threads": threads, "iteration": iteration}
+        if reduction and inner is not None:
+            return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)
+        return choose_tile_sizes(footprint, extents, machine, inner, parallel, **options)
 
     return size
 

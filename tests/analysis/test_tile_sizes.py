@@ -12,6 +12,8 @@ from polyopt.analysis.tile_sizes import (
     INNER_VECTORS,
     L2_SHARE,
     MIN_TILE,
+    REDUCTION_MIN_TILE,
+    choose_reduction_tile_sizes,
     choose_tile_sizes,
     positive_root,
     tile_capacity,
@@ -125,3 +127,50 @@ def test_a_band_whose_outer_iteration_fits_the_capacity_is_left_untiled() -> Non
     assert kept.untiled and kept.sizes == tuple(extents)
     assert f"member 0 touches {capacity // 1024} KiB of lines <= {level}" in kept.describe()
     assert not tiled.untiled and tiled.sizes == choose_tile_sizes(MATMUL, extents, SEED_MACHINE, 1, 0).sizes
+
+
+# Members (i, k, j); k is the vector reduction: C[i][j] += A[j][k]·B[i][k] + B[j][k]·A[i][k] (syr2k),
+# and C[i][j] += A[i][k]·A[j][k] (syrk).
+SYR2K = TileFootprint(
+    3,
+    (),
+    (
+        _group("C", [0, 2], references=2),
+        _group("A", [2, 1]),
+        _group("B", [0, 1]),
+        _group("B", [2, 1]),
+        _group("A", [0, 1]),
+    ),
+)
+SYRK = TileFootprint(3, (), (_group("C", [0, 2], references=2), _group("A", [0, 1]), _group("A", [2, 1])))
+AVX2_512K = Machine(32 * 1024, 512 * 1024, 0, 64, 2, 32, "test")
+
+
+def test_a_vector_reduction_runs_whole_when_the_other_tiles_stay_long() -> None:
+    choice = choose_reduction_tile_sizes(SYR2K, [1000, 1000, 1000], AVX2_512K, inner=1, parallel=0)
+
+    assert choice.whole_reduction and choice.sizes[1] == 1000
+    assert min(choice.sizes[0], choice.sizes[2]) >= REDUCTION_MIN_TILE
+    assert SYR2K.bytes(choice.sizes) <= AVX2_512K.l2
+    assert "member 1 whole (vector reduction" in choice.describe()
+
+
+def test_a_vector_reduction_keeps_its_usual_length_when_the_other_tiles_would_shrink() -> None:
+    extents = [1000, 1000, 1000]
+    whole = choose_tile_sizes(SYRK, extents, AVX2_512K, inner=1, parallel=0, inner_size=1000)
+
+    choice = choose_reduction_tile_sizes(SYRK, extents, AVX2_512K, inner=1, parallel=0)
+
+    assert min(whole.sizes[0], whole.sizes[2]) < REDUCTION_MIN_TILE
+    assert not choice.whole_reduction
+    assert choice.sizes == choose_tile_sizes(SYRK, extents, AVX2_512K, inner=1, parallel=0).sizes
+    assert "fixed (vector loop)" in choice.describe()
+
+
+def test_a_vector_reduction_of_unknown_extent_keeps_its_usual_length() -> None:
+    extents = [1000, None, 1000]
+
+    choice = choose_reduction_tile_sizes(SYR2K, extents, AVX2_512K, inner=1, parallel=0)
+
+    assert not choice.whole_reduction
+    assert choice.sizes == choose_tile_sizes(SYR2K, extents, AVX2_512K, inner=1, parallel=0).sizes
