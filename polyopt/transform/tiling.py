@@ -160,9 +160,9 @@ def model_sizer(
 ) -> Sizer:
     """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
     member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
-    walks some array with stride 1 (a vector reduction may run whole:
-    ``choose_reduction_tile_sizes``) (a wavefront band's innermost loop is not parallel, but
-    gcc still streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide
+    walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
+    gcc still streams, and often vectorizes, its stride-1 accesses); a vector reduction may
+    run whole (``choose_reduction_tile_sizes``).  ``dependences`` decide
     legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
     The parallel member's tiles are evened out over the cores when the band's instances
     reach ``Machine.parallel_work`` (its loop starts threads).  A band is left untiled when
