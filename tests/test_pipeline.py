@@ -241,3 +241,24 @@ def test_a_vector_reduction_runs_whole_only_when_the_other_tiles_stay_long(kerne
     assert region.report is not None
     (product,) = [tile for tile in region.report.tiles if "C:" in tile]  # the band of C[i][j] += ...
     assert f"sizes {sizes}" in product and inner in product
+
+
+@pytest.mark.parametrize(
+    ("kernel", "array", "sizes", "capped"),
+    [
+        ("covariance", "data:", "[32, 32, 88]", "member(s) [0] capped"),  # i <= j: i's 40 capped at j's 32
+        ("ludcmp", "A:", "[32, 48, 32]", "member(s) [0] capped"),  # the triangle couples i to the vector j
+        ("gemm", "C:", "[40, 88, 32]", "member 2 fixed (vector loop), root"),  # a box: nothing to cap
+    ],
+)
+def test_a_member_coupled_to_the_vector_member_takes_no_longer_tile(
+    kernel: str, array: str, sizes: str, capped: str
+) -> None:
+    path = EXAMPLES / f"{kernel}.c"
+    options = Options(blas="none", microkernel=False, machine=AVX2_512K)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    (band,) = [tile for tile in region.report.tiles if array in tile and "τ2" in tile]  # the 3-member band
+    assert f"sizes {sizes}" in band and capped in band

@@ -24,6 +24,12 @@ A vector loop that is a reduction (``simd reduction``) pays a horizontal sum of
 its partial sums, and a load and store of the reduced element, once per tile
 row; it runs over its whole extent when the other members' tiles still reach
 ``REDUCTION_MIN_TILE`` (syr2k: 16x1000x16 instead of 40x32x40).
+
+A member outside the vector member whose range the domain couples to it (a
+triangle such as j >= i) keeps a tile no longer than the vector member's: a
+row of longer tiles crosses the diagonal in more, mostly empty tiles, whose
+vector loops run short (covariance 40x32x88 -> 32x32x88, ludcmp 72x48x32 ->
+32x48x32; measured in bench/RESULTS.md, session 11).
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ class TileChoice:
     outer: tuple[int, ...] = ()
     resident: tuple[int, int] | None = None
     whole_reduction: bool = False
+    capped: tuple[int, ...] = ()
 
     @property
     def untiled(self) -> bool:
@@ -79,6 +86,8 @@ class TileChoice:
             inner = f"member {self.inner} whole (vector reduction: one horizontal sum per tile row), "
         elif self.inner is not None:
             inner = f"member {self.inner} fixed (vector loop), "
+        if self.capped:
+            inner += f"member(s) {list(self.capped)} capped at the vector tile (range coupled to it), "
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
             f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
@@ -116,10 +125,12 @@ def choose_tile_sizes(
     carried: Sequence[int] = (),
     threads: bool = True,
     iteration: tuple[int, int] | None = None,
+    coupled: Sequence[int] = (),
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
-    ``parallel`` the outermost parallel member; ``carried`` adds reuse along dependences
+    ``parallel`` the outermost parallel member; ``coupled`` the members outside ``inner``
+    whose range the domain couples to it, capped at its tile; ``carried`` adds reuse along dependences
     (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
     starts threads (only then are its tiles evened out over the cores).  ``iteration`` is
     the band's outer member and the bytes of cache lines one of its iterations touches
@@ -152,6 +163,9 @@ def choose_tile_sizes(
     sizes = [
         fixed.get(m, _clamp(_aligned(max(MIN_TILE, math.floor(g * root))), extents[m])) for m, g in enumerate(gamma)
     ]
+    capped = tuple(m for m in coupled if inner is not None and m not in fixed and sizes[m] > sizes[inner])
+    for member in capped:
+        sizes[member] = sizes[inner]
     shared = [parallel] if parallel is not None else range(len(sizes))  # a wavefront shares out every member
     for member in shared:
         if member not in fixed:
@@ -159,7 +173,9 @@ def choose_tile_sizes(
     if threads and parallel is not None and parallel not in fixed:
         sizes[parallel] = _balanced(sizes[parallel], extents[parallel], machine.cores)
     outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
-    return TileChoice(tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer)
+    return TileChoice(
+        tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer, capped=capped
+    )
 
 
 def choose_reduction_tile_sizes(

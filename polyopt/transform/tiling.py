@@ -189,12 +189,34 @@ def model_sizer(
         if parallel in (None, outer):  # untiled, the parallel member runs outermost
             touched = iteration_bytes(model, band, outer, parameters, machine.line)
             iteration = None if touched is None else (outer, touched)
-        options = {"carried": carried, "threads": threads, "iteration": iteration}
+        coupled = _coupled_outer(band, inner, parameters) if inner is not None else ()
+        options = {"carried": carried, "threads": threads, "iteration": iteration, "coupled": coupled}
         if reduction and inner is not None:
             return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)
         return choose_tile_sizes(footprint, extents, machine, inner, parallel, **options)
 
     return size
+
+
+def _coupled_outer(band: isl.ScheduleNode, inner: int, parameters: Mapping[str, int]) -> tuple[int, ...]:
+    """The members outside member ``inner`` whose range the domain couples to its range:
+    the band's values projected on the pair are not a box (a triangle j >= i)."""
+    partial = band.band_get_partial_schedule_union_map()
+    values = isl_util.at_parameters(isl.Set.from_union_set(band.get_domain().apply(partial)), parameters)
+    count = band.band_n_member()
+
+    def pair(member: int) -> isl.Set:
+        low, high = sorted((member, inner))
+        kept = values.project_out(isl.dim_type.set, high + 1, count - high - 1)
+        kept = kept.project_out(isl.dim_type.set, low + 1, high - low - 1)
+        return kept.project_out(isl.dim_type.set, 0, low)
+
+    def is_box(points: isl.Set) -> bool:
+        first = points.project_out(isl.dim_type.set, 1, 1)
+        second = points.project_out(isl.dim_type.set, 0, 1)
+        return points.is_equal(first.flat_product(second))
+
+    return tuple(m for m in range(inner) if not is_box(pair(m)))
 
 
 def _fixed_reason(options: TilingOptions) -> str:

@@ -174,3 +174,28 @@ def test_a_vector_reduction_of_unknown_extent_keeps_its_usual_length() -> None:
 
     assert not choice.whole_reduction
     assert choice.sizes == choose_tile_sizes(SYR2K, extents, AVX2_512K, inner=1, parallel=0).sizes
+
+
+# Members (i, j, k) of cov[i][j] += data[k][i]·data[k][j] over the triangle j >= i; j is the vector member.
+COVARIANCE = TileFootprint(3, (), (_group("cov", [1, 0], references=2), _group("data", [2, 0]), _group("data", [2, 1])))
+
+
+def test_a_member_coupled_to_the_vector_member_is_capped_at_its_tile() -> None:
+    extents = [1200, 1200, 1400]
+    free = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, inner=1, parallel=0)
+
+    coupled = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, inner=1, parallel=0, coupled=(0,))
+
+    assert free.sizes[0] > free.sizes[1]
+    assert coupled.sizes == (free.sizes[1], free.sizes[1], free.sizes[2])
+    assert coupled.capped == (0,) and "member(s) [0] capped at the vector tile" in coupled.describe()
+
+
+def test_a_coupled_member_shorter_than_the_vector_tile_keeps_its_size() -> None:
+    extents = [1200, 1200, 1400]
+    long_inner = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, inner=1, parallel=0, inner_size=256)
+
+    coupled = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, 1, 0, inner_size=256, coupled=(0,))
+
+    assert long_inner.sizes[0] < 256
+    assert coupled.sizes == long_inner.sizes and coupled.capped == ()
