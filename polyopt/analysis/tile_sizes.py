@@ -130,8 +130,8 @@ def choose_tile_sizes(
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
     ``parallel`` the outermost parallel member; ``coupled`` the members outside ``inner``
-    whose range the domain couples to it, capped at its tile; ``carried`` adds reuse along dependences
-    (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
+    whose range the domain couples to it, capped at its tile; ``carried`` adds reuse along
+    dependences (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
     starts threads (only then are its tiles evened out over the cores).  ``iteration`` is
     the band's outer member and the bytes of cache lines one of its iterations touches
     (``iteration_bytes``): when they fit the tile capacity, whatever the outer loop reuses

@@ -162,7 +162,8 @@ def model_sizer(
     member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
     walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
     gcc still streams, and often vectorizes, its stride-1 accesses); a vector reduction may
-    run whole (``choose_reduction_tile_sizes``).  ``dependences`` decide
+    run whole (``choose_reduction_tile_sizes``), and the members outside it that the domain
+    couples to it (``_coupled_outer``) take no longer tiles.  ``dependences`` decide
     legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
     The parallel member's tiles are evened out over the cores when the band's instances
     reach ``Machine.parallel_work`` (its loop starts threads).  A band is left untiled when
@@ -206,10 +207,9 @@ def _coupled_outer(band: isl.ScheduleNode, inner: int, parameters: Mapping[str, 
     count = band.band_n_member()
 
     def pair(member: int) -> isl.Set:
-        low, high = sorted((member, inner))
-        kept = values.project_out(isl.dim_type.set, high + 1, count - high - 1)
-        kept = kept.project_out(isl.dim_type.set, low + 1, high - low - 1)
-        return kept.project_out(isl.dim_type.set, 0, low)
+        kept = values.project_out(isl.dim_type.set, inner + 1, count - inner - 1)
+        kept = kept.project_out(isl.dim_type.set, member + 1, inner - member - 1)
+        return kept.project_out(isl.dim_type.set, 0, member)
 
     def is_box(points: isl.Set) -> bool:
         first = points.project_out(isl.dim_type.set, 1, 1)
