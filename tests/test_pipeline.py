@@ -262,3 +262,15 @@ def test_a_member_coupled_to_the_vector_member_takes_no_longer_tile(
     assert region.report is not None
     (band,) = [tile for tile in region.report.tiles if array in tile and "τ2" in tile]  # the 3-member band
     assert f"sizes {sizes}" in band and capped in band
+
+
+def test_a_stencil_step_whose_planes_fit_l2_streams_untiled() -> None:
+    path = EXAMPLES / "heat-3d.c"  # LARGE: 120^3; one i-plane iteration touches 4 planes, 448 KiB
+    options = Options(blas="none", microkernel=False, machine=AVX2_512K)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    assert not [tile for tile in region.report.tiles if "sizes [" in tile]
+    untiled = [band for band in region.report.tiles if "left untiled" in band]
+    assert len(untiled) == 2 and all("448 KiB of lines <= L2 512 KiB" in band for band in untiled)

@@ -82,6 +82,11 @@ class DimensionScore:
     vectorizable: bool
 
     @property
+    def streams(self) -> bool:
+        """Whether every access moves with stride 0 or 1 along the dimension."""
+        return self.spatial + self.temporal == self.accesses
+
+    @property
     def score(self) -> int:
         others = self.accesses - self.spatial - self.temporal
         return 2 * self.spatial + 4 * self.temporal + 8 * int(self.vectorizable) - 16 * others

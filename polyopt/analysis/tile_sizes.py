@@ -126,6 +126,7 @@ def choose_tile_sizes(
     threads: bool = True,
     iteration: tuple[int, int] | None = None,
     coupled: Sequence[int] = (),
+    streams: bool = False,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
@@ -136,7 +137,9 @@ def choose_tile_sizes(
     the band's outer member and the bytes of cache lines one of its iterations touches
     (``iteration_bytes``): when they fit the tile capacity, whatever the outer loop reuses
     stays in cache untiled, and tiles would only shorten the loops and break the streams
-    (Sec. 4.3: tiles serve the reuse the cache cannot hold), so the band is left untiled."""
+    (Sec. 4.3: tiles serve the reuse the cache cannot hold), so the band is left untiled.
+    When the vector loop ``streams`` (walks every access with stride 0 or 1), the hardware
+    prefetcher feeds it from L2, and the iteration need only fit the whole L2."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -154,9 +157,10 @@ def choose_tile_sizes(
         return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
 
     level, capacity = tile_capacity(machine)
-    if iteration is not None and iteration[1] <= capacity:
+    held = (level, capacity) if iteration is None or iteration[1] <= capacity or not streams else ("L2", machine.l2)
+    if iteration is not None and iteration[1] <= held[1]:
         whole = tuple(extent or 0 for extent in extents)
-        return TileChoice(whole, level, capacity, reuse, gamma, inner, footprint.describe(), 0.0, resident=iteration)
+        return TileChoice(whole, *held, reuse, gamma, inner, footprint.describe(), 0.0, resident=iteration)
     root = math.floor(positive_root(touched, capacity))
     if root < MIN_TILE and machine.l2 > machine.l1:
         level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))

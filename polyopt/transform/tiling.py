@@ -177,11 +177,12 @@ def model_sizer(
             return None
         count = band.band_n_member()
         extents = [member_extent(band, m, parameters) for m in range(count)]
-        inner, reduction = None, False
+        inner, reduction, streams = None, False, False
         if not band_has_inner_band(band):
             vector = innermost_member(model, band, dependences, reductions)
             inner = vector.member if vector.simd or vector.score().spatial else None
             reduction = vector.simd and bool(vector.reductions)
+            streams = vector.score().streams
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
@@ -191,7 +192,13 @@ def model_sizer(
             touched = iteration_bytes(model, band, outer, parameters, machine.line)
             iteration = None if touched is None else (outer, touched)
         coupled = _coupled_outer(band, inner, parameters) if inner is not None else ()
-        options = {"carried": carried, "threads": threads, "iteration": iteration, "coupled": coupled}
+        options = {
+            "carried": carried,
+            "threads": threads,
+            "iteration": iteration,
+            "coupled": coupled,
+            "streams": streams,
+        }
         if reduction and inner is not None:
             return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)
         return choose_tile_sizes(footprint, extents, machine, inner, parallel, **options)

@@ -199,3 +199,17 @@ def test_a_coupled_member_shorter_than_the_vector_tile_keeps_its_size() -> None:
 
     assert long_inner.sizes[0] < 256
     assert coupled.sizes == long_inner.sizes and coupled.capped == ()
+
+
+def test_a_streaming_band_whose_outer_iteration_fits_l2_is_left_untiled() -> None:
+    level, capacity = tile_capacity(AVX2_512K)
+    extents = [118, 118, 118]
+    beyond = (0, capacity + 1)  # more than the tile capacity, less than L2
+
+    streaming = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, 2, 0, iteration=beyond, streams=True)
+    strided = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, 2, 0, iteration=beyond)
+    too_big = choose_tile_sizes(COVARIANCE, extents, AVX2_512K, 2, 0, iteration=(0, AVX2_512K.l2 + 1), streams=True)
+
+    assert capacity < AVX2_512K.l2
+    assert streaming.untiled and "<= L2 512 KiB" in streaming.describe()
+    assert not strided.untiled and not too_big.untiled
