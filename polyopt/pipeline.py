@@ -55,7 +55,15 @@ from polyopt.transform.library import plan_library
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
-from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, model_sizer, plan_tiling, tile_band_paths
+from polyopt.transform.tiling import (
+    Sizer,
+    TiledBand,
+    TilePlan,
+    apply_tiling,
+    model_sizer,
+    plan_tiling,
+    tile_band_paths,
+)
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
 
 Expansions = tuple[Expansion, ...]
@@ -162,10 +170,31 @@ def _transform(
     parameters = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | dict(parameters or {})
     costing = schedule_costing(model, deps, options.machine, parameters)
     residency = model_residency(model, options.machine, parameters)
-    grouping = model_costing(model, deps, options.scheduler, costing, residency)
+
+    def vectorizes(schedule: isl.Schedule) -> bool:
+        *_, vector = _loops(model, deps, options, schedule, None, reductions, dead)
+        return bool(vector.loops) and all(loop.simd for loop in vector.loops)
+
+    grouping = model_costing(model, deps, options.scheduler, costing, residency, vectorizes)
     fusion = plan_fusion(model, deps.reduced, options.fusion, options.scheduler, grouping)
-    schedule, notes = schedule_region(model, deps, fusion, options.scheduler, costing, residency)
+    schedule, notes = schedule_region(model, deps, fusion, options.scheduler, costing, residency, vectorizes)
     sizer = model_sizer(model, deps.full, deps.union((FLOW,)), reductions, options.machine, parameters)
+    schedule, tiles, parallel, distribution, vector = _loops(model, deps, options, schedule, sizer, reductions, dead)
+    schedule = apply_vector(schedule, vector)
+    return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions, distribution=distribution)
+
+
+def _loops(
+    model: PolyModel,
+    deps: Dependences,
+    options: Options,
+    schedule: isl.Schedule,
+    sizer: Sizer | None,
+    reductions: tuple[Reduction, ...],
+    dead: frozenset[str],
+) -> tuple[isl.Schedule, TilePlan, ParallelPlan, DistributionPlan, VectorPlan]:
+    """Tile (``sizer``: the tile-size model, else fixed sizes), mark parallel loops and distribute
+    innermost loops on ``schedule``; plan its vector loops, not yet applied."""
     tiles = plan_tiling(schedule, options.tiling, deps.full, sizer)
     schedule = apply_tiling(schedule, tiles)
     parallel = ParallelPlan(())
@@ -174,9 +203,7 @@ def _transform(
         schedule = apply_parallel(schedule, parallel)
     distribution = plan_distribution(model, schedule, deps.full, reductions, dead)
     schedule = apply_distribution(schedule, distribution, model)
-    vector = plan_vector(model, schedule, deps.full, reductions)
-    schedule = apply_vector(schedule, vector)
-    return schedule, Decisions(fusion, tiles, parallel, vector, notes, reductions, distribution=distribution)
+    return schedule, tiles, parallel, distribution, plan_vector(model, schedule, deps.full, reductions)
 
 
 def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:

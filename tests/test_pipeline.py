@@ -16,7 +16,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, _verify, optimize_text
 from polyopt.schedule_tree import band_nodes, parallel_outermost
-from polyopt.transform.fusion import FusionPlan, ResidencyOf, ScheduleCoster
+from polyopt.transform.fusion import FusionPlan, ResidencyOf, ScheduleCoster, Vectorizes
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
@@ -152,6 +152,7 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
         options: SchedulerOptions,
         costing: ScheduleCoster,
         residency: ResidencyOf,
+        vectorizes: Vectorizes,
     ) -> tuple[isl.Schedule, tuple[str, ...]]:
         return _reversed(model), ()
 
@@ -274,3 +275,15 @@ def test_a_stencil_step_whose_planes_fit_l2_streams_untiled() -> None:
     assert not [tile for tile in region.report.tiles if "sizes [" in tile]
     untiled = [band for band in region.report.tiles if "left untiled" in band]
     assert len(untiled) == 2 and all("448 KiB of lines <= L2 512 KiB" in band for band in untiled)
+
+
+@pytest.mark.parametrize(("kernel", "stepwise"), [("jacobi-2d", True), ("fdtd-2d", False)])
+def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps(kernel: str, stepwise: bool) -> None:
+    path = EXAMPLES / f"{kernel}.c"  # fdtd-2d's wavefront gets vector loops once its inner loop is distributed
+    options = Options(blas="none", microkernel=False, machine=AVX2_512K)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    assert any("instead of a scalar wavefront" in note for note in region.report.notes) is stepwise
+    assert any("wavefront" in loop for loop in region.report.parallel) is not stepwise

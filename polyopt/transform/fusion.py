@@ -55,6 +55,7 @@ MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many cons
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
 ScheduleCoster = Callable[[isl.Schedule], GroupCost]
+Vectorizes = Callable[[isl.Schedule], bool]  # whether every innermost loop of a schedule becomes a simd loop
 ResidencyOf = Callable[["FusionGroup"], Residency]
 MAX_WAVEFRONT_DEPTH = 3
 
@@ -178,12 +179,17 @@ def schedule_costing(
 
 
 def model_costing(
-    model: PolyModel, deps: Dependences, options: SchedulerOptions, costing: ScheduleCoster, residency: ResidencyOf
+    model: PolyModel,
+    deps: Dependences,
+    options: SchedulerOptions,
+    costing: ScheduleCoster,
+    residency: ResidencyOf,
+    vectorizes: Vectorizes | None = None,
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group))
+        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), vectorizes)
         return costing(schedule)
 
     return cost
@@ -417,6 +423,7 @@ def group_schedule(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: Residency | None = None,
+    vectorizes: Vectorizes | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
@@ -434,7 +441,10 @@ def group_schedule(
     in parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses
     statements whose shared loop then carries a dependence (gramschmidt's column loop,
     fused with the statements that compute the column it reads), while inside each
-    step isl distributes them and their loops run in parallel.
+    step isl distributes them and their loops run in parallel.  It is also used when
+    ``vectorizes`` finds simd loops in all of its innermost loops but not in all of the
+    wavefront's (jacobi-2d: isl's band runs both sweeps in one guarded loop whose
+    dependence keeps it scalar).
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
@@ -449,13 +459,20 @@ def group_schedule(
     if residency is not None and residency.resident:
         return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
     deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
-    stepwise = _stepwise_schedule(model, group, deps.reduced, options) if deep or costing else None
+    wanted = deep or costing is not None or vectorizes is not None
+    stepwise = _stepwise_schedule(model, group, deps.reduced, options) if wanted else None
     if stepwise is None:
         return schedule, None
     if deep:
         if _covered(stepwise, deps.full, group.statements):
             return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
         return schedule, None
+    if vectorizes is not None and _covered(stepwise, deps.full, group.statements):
+        if vectorizes(stepwise) and not vectorizes(schedule):
+            return (
+                stepwise,
+                f"{where}: parallel vector loops inside the original outer loop instead of a scalar wavefront",
+            )
     if costing is not None and _parallelizes(costing(stepwise), costing(schedule)):
         return stepwise, f"{where}: parallel loops inside the original outer loop cost less than isl's band"
     return schedule, None
@@ -474,6 +491,7 @@ def schedule_region(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: ResidencyOf | None = None,
+    vectorizes: Vectorizes | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
     """Schedule each group (choosing between schedules by ``costing``, when given; ``residency``: whether
     it runs from cache, ``model_residency``) and run the groups in order; notes say where a group's
@@ -481,7 +499,8 @@ def schedule_region(
     schedules: list[isl.Schedule] = []
     notes: list[str] = []
     for group in plan.groups:
-        schedule, note = group_schedule(model, group, deps, options, costing, residency(group) if residency else None)
+        resident = residency(group) if residency else None
+        schedule, note = group_schedule(model, group, deps, options, costing, resident, vectorizes)
         schedules.append(schedule)
         if note:
             notes.append(note)

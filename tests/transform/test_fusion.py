@@ -352,3 +352,37 @@ def test_a_stencil_whose_data_fit_in_cache_keeps_its_original_order(
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map()) is original
     assert any("original order kept" in note for note in notes) is original
     assert schedule_respects(schedule, kernel.full)
+
+
+JACOBI_2D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);\n"
+    "}\n"
+)
+
+
+def _single_outer_member(schedule: isl.Schedule) -> bool:
+    """A stand-in for the pipeline's vector check: only a schedule whose outer band has one member
+    (the time loop, with the sweeps inside it) 'vectorizes'."""
+    return all(band.band_n_member() == 1 for _, band in _top_bands(schedule))
+
+
+@pytest.mark.parametrize(("vectorizes", "stepwise"), [(_single_outer_member, True), (lambda schedule: True, False)])
+def test_a_wavefront_without_vector_loops_gives_way_to_vector_loops_inside_the_time_loop(
+    kernel_of: KernelOf, vectorizes: Callable[[isl.Schedule], bool], stepwise: bool
+) -> None:
+    kernel = kernel_of(JACOBI_2D)
+    group = FusionGroup((0,), kernel.statements)
+
+    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, vectorizes=vectorizes)
+
+    assert schedule_respects(schedule, kernel.full)
+    assert (note is not None and "instead of a scalar wavefront" in note) is stepwise
+    assert _single_outer_member(schedule) is stepwise
+    if stepwise:
+        assert _parallel_statements(schedule, kernel.full) == {"S0", "S1"}
