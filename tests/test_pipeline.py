@@ -277,6 +277,40 @@ def test_a_stencil_step_whose_planes_fit_l2_streams_untiled() -> None:
     assert len(untiled) == 2 and all("448 KiB of lines <= L2 512 KiB" in band for band in untiled)
 
 
+AVX512_1M = Machine(32 * 1024, 1024 * 1024, 32 * 1024 * 1024, 64, 2, 64, "test")
+
+
+@pytest.mark.parametrize(
+    ("kernel", "sizes", "inner"),
+    [
+        ("seidel-2d", "[32, 32, 32]", "member 2 fixed (scalar loop"),  # j carries the in-place sweep's dependence
+        ("fdtd-2d", "[24, 32, 64]", "member 2 fixed (vector loop)"),  # its statements' loops vectorize once split
+    ],
+)
+def test_an_inner_member_that_never_vectorizes_is_held_short(kernel: str, sizes: str, inner: str) -> None:
+    path = EXAMPLES / f"{kernel}.c"  # LARGE
+    options = Options(blas="none", microkernel=False, machine=AVX512_1M)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    (band,) = [tile for tile in region.report.tiles if "sizes [" in tile]
+    assert f"sizes {sizes}" in band and inner in band
+
+
+def test_column_sweeps_whose_iteration_exceeds_l1_are_tiled() -> None:
+    path = EXAMPLES / "adi.c"  # LARGE: a column of the 1000 x 1000 arrays touches 78 KiB of lines
+    options = Options(blas="none", microkernel=False, machine=AVX512_1M)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    tiled = [tile for tile in region.report.tiles if "sizes [" in tile]
+    untiled = [tile for tile in region.report.tiles if "left untiled" in tile]
+    assert len(tiled) == 2 and all("member 1 fixed (scalar loop" in tile for tile in tiled)
+    assert len(untiled) == 2  # the row sweeps stream; their iterations fit L2/8
+
+
 @pytest.mark.parametrize(("kernel", "stepwise"), [("jacobi-2d", True), ("fdtd-2d", False)])
 def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps(kernel: str, stepwise: bool) -> None:
     path = EXAMPLES / f"{kernel}.c"  # fdtd-2d's wavefront gets vector loops once its inner loop is distributed

@@ -48,6 +48,7 @@ GAMMA_FLOOR = 0.5  # no member's tile below half the largest-reuse member's (mea
 L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, session 3)
 ALIGNMENT = 8  # elements per 64-byte line of doubles
 REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (measured: bench/RESULTS.md, session 10)
+SCALAR_INNER_LINES = 4  # cache lines' worth of elements in an innermost tile dimension that cannot vectorize
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class TileChoice:
     resident: tuple[int, int] | None = None
     whole_reduction: bool = False
     capped: tuple[int, ...] = ()
+    scalar: bool = False
 
     @property
     def untiled(self) -> bool:
@@ -84,6 +86,8 @@ class TileChoice:
         inner = ""
         if self.whole_reduction:
             inner = f"member {self.inner} whole (vector reduction: one horizontal sum per tile row), "
+        elif self.scalar:
+            inner = f"member {self.inner} fixed (scalar loop: it carries a statement's own dependence), "
         elif self.inner is not None:
             inner = f"member {self.inner} fixed (vector loop), "
         if self.capped:
@@ -99,6 +103,20 @@ def tile_capacity(machine: Machine) -> tuple[str, int]:
     if machine.l2 // L2_SHARE > machine.l1:
         return f"L2/{L2_SHARE}", machine.l2 // L2_SHARE
     return "L1", machine.l1
+
+
+def resident_level(machine: Machine, touched: int, streams: bool) -> tuple[str, int] | None:
+    """The cache that keeps the ``touched`` bytes of lines of one outer iteration until the
+    next one, or None.  A vector loop that ``streams`` is fed from L2 by the prefetcher, so
+    the lines need only fit L2; a loop that strides across lines (a column walk) reuses each
+    line in the next outer iteration, one element over, only while it stays in L1 (adi's
+    column sweeps: 78 KiB per column, measured in bench/RESULTS.md, session 12)."""
+    level, capacity = tile_capacity(machine)
+    if not streams:
+        level, capacity = "L1", machine.l1
+    elif touched > capacity:
+        level, capacity = "L2", machine.l2
+    return (level, capacity) if touched <= capacity else None
 
 
 def positive_root(function: Callable[[float], float], target: float, high: float = 1 << 20) -> float:
@@ -127,6 +145,7 @@ def choose_tile_sizes(
     iteration: tuple[int, int] | None = None,
     coupled: Sequence[int] = (),
     streams: bool = False,
+    scalar: bool = False,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
@@ -139,7 +158,10 @@ def choose_tile_sizes(
     stays in cache untiled, and tiles would only shorten the loops and break the streams
     (Sec. 4.3: tiles serve the reuse the cache cannot hold), so the band is left untiled.
     When the vector loop ``streams`` (walks every access with stride 0 or 1), the hardware
-    prefetcher feeds it from L2, and the iteration need only fit the whole L2."""
+    prefetcher feeds it from L2, and the iteration need only fit the whole L2 (``resident_level``).
+    A ``scalar`` inner member (one that can never be a vector loop) is held at
+    ``SCALAR_INNER_LINES`` lines' worth of elements instead: long rows pay only for vectors,
+    and in a skewed wavefront tile they widen every other member's footprint (seidel-2d)."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -147,7 +169,8 @@ def choose_tile_sizes(
     gamma = tuple(max(r / most, GAMMA_FLOOR) if most else 1.0 for r in reuse)
     fixed: dict[int, int] = {}
     if inner is not None:
-        length = inner_size or INNER_VECTORS * max(1, machine.simd_bytes // footprint.element_bytes)
+        held_bytes = SCALAR_INNER_LINES * machine.line if scalar else INNER_VECTORS * machine.simd_bytes
+        length = inner_size or max(1, held_bytes // footprint.element_bytes)
         fixed[inner] = _clamp(length, extents[inner])
 
     def sizes_at(tau: float) -> list[float]:
@@ -156,11 +179,11 @@ def choose_tile_sizes(
     def touched(tau: float) -> float:
         return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
 
-    level, capacity = tile_capacity(machine)
-    held = (level, capacity) if iteration is None or iteration[1] <= capacity or not streams else ("L2", machine.l2)
-    if iteration is not None and iteration[1] <= held[1]:
+    held = None if iteration is None else resident_level(machine, iteration[1], streams)
+    if held is not None:
         whole = tuple(extent or 0 for extent in extents)
         return TileChoice(whole, *held, reuse, gamma, inner, footprint.describe(), 0.0, resident=iteration)
+    level, capacity = tile_capacity(machine)
     root = math.floor(positive_root(touched, capacity))
     if root < MIN_TILE and machine.l2 > machine.l1:
         level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))
@@ -178,7 +201,17 @@ def choose_tile_sizes(
         sizes[parallel] = _balanced(sizes[parallel], extents[parallel], machine.cores)
     outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
     return TileChoice(
-        tuple(sizes), level, capacity, reuse, gamma, inner, footprint.describe(), float(root), outer, capped=capped
+        tuple(sizes),
+        level,
+        capacity,
+        reuse,
+        gamma,
+        inner,
+        footprint.describe(),
+        float(root),
+        outer,
+        capped=capped,
+        scalar=scalar,
     )
 
 

@@ -30,7 +30,7 @@ from polyopt.analysis.tile_sizes import TileChoice, choose_reduction_tile_sizes,
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_has_inner_band, band_nodes, band_statements, node_at, parallel_outermost
-from polyopt.transform.vector import innermost_member
+from polyopt.transform.vector import carries_own_dependence, innermost_member
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
 Sizer = Callable[[isl.ScheduleNode], TileChoice | None]
@@ -177,12 +177,13 @@ def model_sizer(
             return None
         count = band.band_n_member()
         extents = [member_extent(band, m, parameters) for m in range(count)]
-        inner, reduction, streams = None, False, False
+        inner, reduction, streams, scalar = None, False, False, False
         if not band_has_inner_band(band):
             vector = innermost_member(model, band, dependences, reductions)
             inner = vector.member if vector.simd or vector.score().spatial else None
             reduction = vector.simd and bool(vector.reductions)
             streams = vector.score().streams
+            scalar = inner is not None and not vector.simd and carries_own_dependence(band, inner, dependences)
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
@@ -198,6 +199,7 @@ def model_sizer(
             "iteration": iteration,
             "coupled": coupled,
             "streams": streams,
+            "scalar": scalar,
         }
         if reduction and inner is not None:
             return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)

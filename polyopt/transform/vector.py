@@ -1,6 +1,7 @@
 """Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
 
-Public: ``VectorLoop``, ``VectorPlan``, ``candidate_members``, ``innermost_member``, ``plan_vector``, ``apply_vector``.
+Public: ``VectorLoop``, ``VectorPlan``, ``candidate_members``, ``innermost_member``, ``carries_own_dependence``,
+``plan_vector``, ``apply_vector``.
 
 Each member of an innermost permutable band is scored as if it were the
 innermost loop, with 2s + 4t + 8v - 16(a - s - t) over the accesses of the
@@ -18,7 +19,7 @@ import islpy as isl
 
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.strides import DimensionScore, access_stride, intra_tile_score
-from polyopt.isl_util import maps_of
+from polyopt.isl_util import maps_of, union_of
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
@@ -138,6 +139,21 @@ def innermost_member(
 ) -> VectorLoop:
     """The member of ``band`` that Alg. 5 would run innermost (``path`` is empty)."""
     return _vector_loop((), model, band, dependences, reductions)
+
+
+def carries_own_dependence(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
+    """Whether ``member``, moved innermost, carries a dependence of a statement on itself
+    (seidel-2d's in-place sweep along j): no distribution of the loop by statement can then
+    make it a vector loop."""
+    own = [
+        piece
+        for piece in maps_of(dependences)
+        if piece.get_tuple_name(isl.dim_type.in_) == piece.get_tuple_name(isl.dim_type.out)
+    ]
+    if not own:
+        return False
+    own_union = union_of(own, isl.UnionMap.empty(dependences.get_space()))
+    return carries(moved_innermost(band, member), band.band_n_member() - 1, own_union)
 
 
 def plan_vector(

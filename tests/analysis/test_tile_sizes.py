@@ -13,9 +13,11 @@ from polyopt.analysis.tile_sizes import (
     L2_SHARE,
     MIN_TILE,
     REDUCTION_MIN_TILE,
+    SCALAR_INNER_LINES,
     choose_reduction_tile_sizes,
     choose_tile_sizes,
     positive_root,
+    resident_level,
     tile_capacity,
 )
 from polyopt.machine import Machine
@@ -213,3 +215,28 @@ def test_a_streaming_band_whose_outer_iteration_fits_l2_is_left_untiled() -> Non
     assert capacity < AVX2_512K.l2
     assert streaming.untiled and "<= L2 512 KiB" in streaming.describe()
     assert not strided.untiled and not too_big.untiled
+
+
+AVX512_1M = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
+
+
+def test_a_scalar_inner_member_is_held_at_a_few_lines_not_at_the_vector_length() -> None:
+    extents = [2000, 2000, 2000]
+    vector = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=None)
+    scalar = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=None, scalar=True)
+
+    assert vector.sizes[2] == INNER_VECTORS * 64 // 8 == 64
+    assert scalar.sizes[2] == SCALAR_INNER_LINES * 64 // 8 == 32
+    assert "member 2 fixed (scalar loop" in scalar.describe() and "scalar" not in vector.describe()
+
+
+def test_an_iteration_that_strides_across_lines_must_fit_l1_to_stay_untiled() -> None:
+    level, capacity = tile_capacity(AVX512_1M)
+    between = AVX512_1M.l1 + 1  # more than L1, within the tile capacity (L2/8)
+
+    assert capacity > between
+    assert resident_level(AVX512_1M, between, streams=True) == (level, capacity)
+    assert resident_level(AVX512_1M, between, streams=False) is None
+    assert resident_level(AVX512_1M, AVX512_1M.l1, streams=False) == ("L1", AVX512_1M.l1)
+    assert resident_level(AVX512_1M, capacity + 1, streams=True) == ("L2", AVX512_1M.l2)
+    assert resident_level(AVX512_1M, AVX512_1M.l2 + 1, streams=True) is None
