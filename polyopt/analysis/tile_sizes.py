@@ -1,7 +1,7 @@
 """Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3.
 
-Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``TileChoice``, ``choose_tile_sizes``,
-``choose_reduction_tile_sizes``, ``positive_root``.
+Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``SCALAR_INNER_LINES``, ``TileChoice``,
+``choose_tile_sizes``, ``choose_reduction_tile_sizes``, ``resident_level``, ``positive_root``.
 
 Each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
 the largest one; the vector (innermost) member instead gets a fixed, long
@@ -30,6 +30,10 @@ triangle such as j >= i) keeps a tile no longer than the vector member's: a
 row of longer tiles crosses the diagonal in more, mostly empty tiles, whose
 vector loops run short (covariance 40x32x88 -> 32x32x88, ludcmp 72x48x32 ->
 32x48x32; measured in bench/RESULTS.md, session 11).
+
+An inner member that carries a dependence of a statement on itself never becomes
+a vector loop; it is held at ``SCALAR_INNER_LINES`` cache lines' worth of
+elements instead (seidel-2d: 48x48x64 -> 32x32x32; session 12).
 """
 
 from __future__ import annotations
