@@ -298,7 +298,7 @@ def test_an_inner_member_that_never_vectorizes_is_held_short(kernel: str, sizes:
     assert f"sizes {sizes}" in band and inner in band
 
 
-def test_column_sweeps_whose_iteration_exceeds_l1_are_tiled() -> None:
+def test_sweeps_that_walk_columns_or_carry_a_recurrence_beyond_l1_are_tiled() -> None:
     path = EXAMPLES / "adi.c"  # LARGE: a column of the 1000 x 1000 arrays touches 78 KiB of lines
     options = Options(blas="none", microkernel=False, machine=AVX512_1M)
 
@@ -307,8 +307,19 @@ def test_column_sweeps_whose_iteration_exceeds_l1_are_tiled() -> None:
     assert region.report is not None
     tiled = [tile for tile in region.report.tiles if "sizes [" in tile]
     untiled = [tile for tile in region.report.tiles if "left untiled" in tile]
-    assert len(tiled) == 2 and all("member 1 fixed (scalar loop" in tile for tile in tiled)
-    assert len(untiled) == 2  # the row sweeps stream; their iterations fit L2/8
+    assert len(tiled) == 3 and all("sizes [128, 32]" in tile and "(scalar loop" in tile for tile in tiled)
+    assert len(untiled) == 1 and "23 KiB of lines <= L1" in untiled[0]  # the last sweep's rows fit L1
+
+
+def test_a_sequential_band_with_a_scalar_inner_loop_gets_square_tiles() -> None:
+    path = EXAMPLES / "floyd-warshall.c"  # LARGE: rows i and k of the 2800 x 2800 matrix, 43 KiB, exceed L1
+    options = Options(blas="none", microkernel=False, machine=AVX512_1M)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    (band,) = region.report.tiles
+    assert "sizes [32, 32]" in band and "member(s) [0] capped at the inner tile (no parallel member)" in band
 
 
 @pytest.mark.parametrize(("kernel", "stepwise"), [("jacobi-2d", True), ("fdtd-2d", False)])

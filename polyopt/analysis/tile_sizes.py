@@ -33,7 +33,8 @@ vector loops run short (covariance 40x32x88 -> 32x32x88, ludcmp 72x48x32 ->
 
 An inner member that carries a dependence of a statement on itself never becomes
 a vector loop; it is held at ``SCALAR_INNER_LINES`` cache lines' worth of
-elements instead (seidel-2d: 48x48x64 -> 32x32x32; session 12).
+elements instead (seidel-2d: 48x48x64 -> 32x32x32; session 12); in a band with no
+parallel member the other members are capped at it (floyd-warshall: 32x32).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ class TileChoice:
         elif self.inner is not None:
             inner = f"member {self.inner} fixed (vector loop), "
         if self.capped:
-            inner += f"member(s) {list(self.capped)} capped at the vector tile (range coupled to it), "
+            why = "inner tile (no parallel member)" if self.scalar else "vector tile (range coupled to it)"
+            inner += f"member(s) {list(self.capped)} capped at the {why}, "
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
             f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
@@ -165,7 +167,10 @@ def choose_tile_sizes(
     prefetcher feeds it from L2, and the iteration need only fit the whole L2 (``resident_level``).
     A ``scalar`` inner member (one that can never be a vector loop) is held at
     ``SCALAR_INNER_LINES`` lines' worth of elements instead: long rows pay only for vectors,
-    and in a skewed wavefront tile they widen every other member's footprint (seidel-2d)."""
+    and in a skewed wavefront tile they widen every other member's footprint (seidel-2d).
+    Its band's iteration must fit L1 to stay untiled, as a column walk's must; without a
+    parallel member, the other members are capped at it (square tiles: a tall 488x32 tile
+    lost to 32x32 on floyd-warshall)."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -183,7 +188,7 @@ def choose_tile_sizes(
     def touched(tau: float) -> float:
         return footprint.bytes([max(size, 1.0) for size in sizes_at(tau)])
 
-    held = None if iteration is None else resident_level(machine, iteration[1], streams)
+    held = None if iteration is None else resident_level(machine, iteration[1], streams and not scalar)
     if held is not None:
         whole = tuple(extent or 0 for extent in extents)
         return TileChoice(whole, *held, reuse, gamma, inner, footprint.describe(), 0.0, resident=iteration)
@@ -194,6 +199,8 @@ def choose_tile_sizes(
     sizes = [
         fixed.get(m, _clamp(_aligned(max(MIN_TILE, math.floor(g * root))), extents[m])) for m, g in enumerate(gamma)
     ]
+    if scalar and parallel is None:
+        coupled = range(len(sizes))
     capped = tuple(m for m in coupled if inner is not None and m not in fixed and sizes[m] > sizes[inner])
     for member in capped:
         sizes[member] = sizes[inner]

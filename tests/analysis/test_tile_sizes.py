@@ -240,3 +240,23 @@ def test_an_iteration_that_strides_across_lines_must_fit_l1_to_stay_untiled() ->
     assert resident_level(AVX512_1M, AVX512_1M.l1, streams=False) == ("L1", AVX512_1M.l1)
     assert resident_level(AVX512_1M, capacity + 1, streams=True) == ("L2", AVX512_1M.l2)
     assert resident_level(AVX512_1M, AVX512_1M.l2 + 1, streams=True) is None
+
+
+def test_a_band_with_a_scalar_inner_member_and_no_parallel_member_takes_square_tiles() -> None:
+    extents = [2800, 2800, 2800]
+    sequential = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=None, scalar=True)
+    shared = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, scalar=True)
+
+    assert sequential.sizes == (32, 32, 32) and sequential.capped == (0, 1)
+    assert "capped at the inner tile (no parallel member)" in sequential.describe()
+    assert shared.sizes[2] == 32 and shared.sizes[1] > 32 and shared.capped == ()
+
+
+def test_a_scalar_inner_member_keeps_its_band_untiled_only_within_l1() -> None:
+    extents = [2800, 2800, 2800]
+    streaming = (0, AVX512_1M.l1 + 1)  # a streaming iteration beyond L1, within L2/8
+
+    vector = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, 2, 0, iteration=streaming, streams=True)
+    scalar = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, 2, 0, iteration=streaming, streams=True, scalar=True)
+
+    assert vector.untiled and not scalar.untiled
