@@ -73,6 +73,7 @@ class TileChoice:
     whole_reduction: bool = False
     capped: tuple[int, ...] = ()
     scalar: bool = False
+    square: bool = False
 
     @property
     def untiled(self) -> bool:
@@ -96,7 +97,7 @@ class TileChoice:
         elif self.inner is not None:
             inner = f"member {self.inner} fixed (vector loop), "
         if self.capped:
-            why = "inner tile (no parallel member)" if self.scalar else "vector tile (range coupled to it)"
+            why = "inner tile (no parallel member)" if self.square else "vector tile (range coupled to it)"
             inner += f"member(s) {list(self.capped)} capped at the {why}, "
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
@@ -199,7 +200,8 @@ def choose_tile_sizes(
     sizes = [
         fixed.get(m, _clamp(_aligned(max(MIN_TILE, math.floor(g * root))), extents[m])) for m, g in enumerate(gamma)
     ]
-    if scalar and parallel is None:
+    square = scalar and parallel is None
+    if square:
         coupled = range(len(sizes))
     capped = tuple(m for m in coupled if inner is not None and m not in fixed and sizes[m] > sizes[inner])
     for member in capped:
@@ -223,6 +225,7 @@ def choose_tile_sizes(
         outer,
         capped=capped,
         scalar=scalar,
+        square=square,
     )
 
 

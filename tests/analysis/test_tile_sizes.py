@@ -260,3 +260,11 @@ def test_a_scalar_inner_member_keeps_its_band_untiled_only_within_l1() -> None:
     scalar = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, 2, 0, iteration=streaming, streams=True, scalar=True)
 
     assert vector.untiled and not scalar.untiled
+
+
+def test_a_scalar_band_with_a_parallel_member_reports_a_coupled_cap_as_coupling() -> None:
+    extents = [2800, 2800, 2800]
+    choice = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, coupled=(1,), scalar=True)
+
+    assert choice.capped == (1,) and not choice.square
+    assert "capped at the vector tile (range coupled to it)" in choice.describe()
