@@ -322,6 +322,18 @@ def test_a_sequential_band_with_a_scalar_inner_loop_gets_square_tiles() -> None:
     assert "sizes [32, 32]" in band and "member(s) [0] capped at the inner tile (no parallel member)" in band
 
 
+def test_a_parallel_vector_member_with_too_few_tiles_for_the_cores_is_evened_out() -> None:
+    path = EXAMPLES / "doitgen.c"  # LARGE: p runs over 160; 3 tiles of 64 would leave one core 128 of them
+    options = Options(blas="none", microkernel=False, machine=AVX512_1M)
+
+    (region,) = optimize_text(path.read_text(), str(path), options).regions
+
+    assert region.report is not None
+    (band,) = [tile for tile in region.report.tiles if "sizes [" in tile]
+    assert "sizes [40, 160]" in band
+    assert "evened out over the cores (64 -> 40: the busiest core runs 80 of 160 iterations, not 128)" in band
+
+
 @pytest.mark.parametrize(("kernel", "stepwise"), [("jacobi-2d", True), ("fdtd-2d", False)])
 def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps(kernel: str, stepwise: bool) -> None:
     path = EXAMPLES / f"{kernel}.c"  # fdtd-2d's wavefront gets vector loops once its inner loop is distributed

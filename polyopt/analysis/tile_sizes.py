@@ -1,7 +1,7 @@
 """Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3.
 
-Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``SCALAR_INNER_LINES``, ``TileChoice``,
-``choose_tile_sizes``, ``choose_reduction_tile_sizes``, ``resident_level``, ``positive_root``.
+Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``SCALAR_INNER_LINES``, ``BALANCE_SLACK``,
+``Evening``, ``TileChoice``, ``busiest_share``, ``choose_tile_sizes``, ``choose_reduction_tile_sizes``, ``resident_level``, ``positive_root``.
 
 Each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
 the largest one; the vector (innermost) member instead gets a fixed, long
@@ -15,8 +15,13 @@ without reuse still needs a tile long enough to amortize its loop, and a tile
 longer than the loop is the loop.  Finally the outermost parallel member keeps
 at least one tile per core, and so does every member of a band without one
 (its tiles run as a wavefront); when the band's work starts threads, the
-parallel member's tiles are then evened out so that they fill whole rounds on
-the cores.  For ``--l2tile`` the L1 tiles are grouped
+parallel member's tiles are then evened out over the cores: when the busiest
+core under the static schedule would run more than ``BALANCE_SLACK`` over an
+even share, the tile is shortened (by half at most) to the one that loads it
+least (doitgen: 3 tiles of 64 on 2 cores run 128 of 160 iterations on one,
+4 tiles of 40 run 80 on each).  A smaller excess is left alone: the other
+core's share of memory bandwidth goes to the late one (gemm's 21 tiles of 48
+rows against 22 of 46: no measured difference; bench/RESULTS.md, session 13).  For ``--l2tile`` the L1 tiles are grouped
 into L2 tiles: every member but the vector one scaled by the factor that makes
 the footprint fill L2, when that factor is at least 2.
 
@@ -54,6 +59,25 @@ L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md,
 ALIGNMENT = 8  # elements per 64-byte line of doubles
 REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (measured: bench/RESULTS.md, session 10)
 SCALAR_INNER_LINES = 4  # cache lines' worth of elements in an innermost tile dimension that cannot vectorize
+BALANCE_SLACK = 0.10  # a parallel loop whose busiest core runs more than this over an even share is evened out
+
+
+@dataclass(frozen=True)
+class Evening:
+    """The parallel ``member``'s tile shrunk from ``before`` so that the busiest core runs
+    ``busiest`` of the loop's ``extent`` iterations instead of ``busiest_before``."""
+
+    member: int
+    before: int
+    busiest_before: int
+    busiest: int
+    extent: int
+
+    def describe(self, after: int) -> str:
+        return (
+            f"member {self.member} evened out over the cores ({self.before} -> {after}: the busiest core runs "
+            f"{self.busiest} of {self.extent} iterations, not {self.busiest_before}), "
+        )
 
 
 @dataclass(frozen=True)
@@ -74,6 +98,7 @@ class TileChoice:
     capped: tuple[int, ...] = ()
     scalar: bool = False
     square: bool = False
+    evened: Evening | None = None
 
     @property
     def untiled(self) -> bool:
@@ -99,6 +124,8 @@ class TileChoice:
         if self.capped:
             why = "inner tile (no parallel member)" if self.square else "vector tile (range coupled to it)"
             inner += f"member(s) {list(self.capped)} capped at the {why}, "
+        if self.evened is not None:
+            inner += self.evened.describe(self.sizes[self.evened.member])
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
             f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
@@ -159,7 +186,7 @@ def choose_tile_sizes(
     ``parallel`` the outermost parallel member; ``coupled`` the members outside ``inner``
     whose range the domain couples to it, capped at its tile; ``carried`` adds reuse along
     dependences (``dependence_reuse``) to the accesses' own; ``threads`` says whether the parallel loop
-    starts threads (only then are its tiles evened out over the cores).  ``iteration`` is
+    starts threads and deals its tiles out in blocks (only then are they evened out over the cores).  ``iteration`` is
     the band's outer member and the bytes of cache lines one of its iterations touches
     (``iteration_bytes``): when they fit the tile capacity, whatever the outer loop reuses
     stays in cache untiled, and tiles would only shorten the loops and break the streams
@@ -210,8 +237,9 @@ def choose_tile_sizes(
     for member in shared:
         if member not in fixed:
             sizes[member] = _per_core(sizes[member], extents[member], machine.cores)
-    if threads and parallel is not None and parallel not in fixed:
-        sizes[parallel] = _balanced(sizes[parallel], extents[parallel], machine.cores)
+    evened = None
+    if threads and parallel is not None:
+        evened = _even_out(sizes, parallel, extents[parallel], machine.cores)
     outer = _second_level(footprint, sizes, extents, machine, inner) if level != "L2" else ()
     return TileChoice(
         tuple(sizes),
@@ -226,6 +254,7 @@ def choose_tile_sizes(
         capped=capped,
         scalar=scalar,
         square=square,
+        evened=evened,
     )
 
 
@@ -286,14 +315,32 @@ def _per_core(size: int, extent: int | None, cores: int) -> int:
     return min(size, max(MIN_TILE, extent // cores))
 
 
+def _even_out(sizes: list[int], member: int, extent: int | None, cores: int) -> Evening | None:
+    """Even out ``member``'s tiles in ``sizes`` over the cores (``_balanced``); the change, or None."""
+    before = sizes[member]
+    sizes[member] = _balanced(before, extent, cores)
+    if extent is None or sizes[member] == before:
+        return None
+    shares = (busiest_share(before, extent, cores), busiest_share(sizes[member], extent, cores))
+    return Evening(member, before, *shares, extent)
+
+
 def _balanced(size: int, extent: int | None, cores: int) -> int:
-    """``size``, shrunk so that the tiles of ``extent`` split evenly over ``cores``: the
-    rounds that tiles of ``size`` take on the cores (the last one partly idle) are kept, and
-    the tiles are made just long enough to fill them (rounded up to whole lines, which may
-    leave the last tile short but adds no round).  Seed 003, Sec. 3.5 (parallel loops
-    chunked so that the threads' loads balance)."""
-    if extent is None or size >= extent:
+    """``size``, or, when its tiles leave the busiest core (``busiest_share``) more than
+    ``BALANCE_SLACK`` over an even share of ``extent``, the tile that loads it least (the
+    longest among equals), at least half of ``size`` and in whole lines once it spans one
+    (``_aligned``: tiles that start on line boundaries split no line between threads).
+    Seed 003, Sec. 3.5 (parallel loops chunked so that the threads' loads balance)."""
+    if extent is None or size >= extent or cores < 2:
         return size
-    rounds = -(-extent // (cores * size))
-    even = -(-extent // (cores * rounds))
-    return min(size, max(MIN_TILE, -(-even // ALIGNMENT) * ALIGNMENT if even >= ALIGNMENT else even))
+    if busiest_share(size, extent, cores) <= extent / cores * (1 + BALANCE_SLACK):
+        return size
+    candidates = {_aligned(tile) for tile in range(max(MIN_TILE, size // 2), size + 1)}
+    return min(candidates, key=lambda tile: (busiest_share(tile, extent, cores), -tile))
+
+
+def busiest_share(tile: int, extent: int, cores: int) -> int:
+    """The iterations of a loop of ``extent`` that the busiest core runs when its tiles of
+    ``tile`` are dealt out by OpenMP's static schedule: the first cores take one more tile."""
+    tiles = -(-extent // tile)
+    return min(extent, -(-tiles // cores) * tile)

@@ -29,7 +29,15 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.tile_sizes import TileChoice, choose_reduction_tile_sizes, choose_tile_sizes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_has_inner_band, band_nodes, band_statements, node_at, parallel_outermost
+from polyopt.schedule_tree import (
+    band_has_inner_band,
+    band_nodes,
+    band_statements,
+    moved_outermost,
+    node_at,
+    parallel_outermost,
+)
+from polyopt.transform.parallel import uneven_work
 from polyopt.transform.vector import carries_own_dependence, innermost_member
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
@@ -166,7 +174,8 @@ def model_sizer(
     couples to it (``_coupled_outer``) take no longer tiles.  ``dependences`` decide
     legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
     The parallel member's tiles are evened out over the cores when the band's instances
-    reach ``Machine.parallel_work`` (its loop starts threads).  A band is left untiled when
+    reach ``Machine.parallel_work`` (its loop starts threads) and its iterations do equal
+    work (OpenMP deals them out in blocks, not cyclically: ``uneven_work``).  A band is left untiled when
     one iteration of its outer member fits the cache (``iteration_bytes``); that member is
     the first one Alg. 5 does not put innermost, and it must be the parallel member if the
     band has one, which runs outermost when the band is not tiled."""
@@ -187,6 +196,7 @@ def model_sizer(
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
+        blocks = parallel is not None and not uneven_work(moved_outermost(band, parallel))
         outer = next(m for m in range(count) if m != inner)
         iteration = None
         if parallel in (None, outer):  # untiled, the parallel member runs outermost
@@ -195,7 +205,7 @@ def model_sizer(
         coupled = _coupled_outer(band, inner, parameters) if inner is not None else ()
         options = {
             "carried": carried,
-            "threads": threads,
+            "threads": threads and blocks,
             "iteration": iteration,
             "coupled": coupled,
             "streams": streams,

@@ -9,11 +9,13 @@ import pytest
 
 from polyopt.analysis.footprint import AccessGroup, TileFootprint
 from polyopt.analysis.tile_sizes import (
+    BALANCE_SLACK,
     INNER_VECTORS,
     L2_SHARE,
     MIN_TILE,
     REDUCTION_MIN_TILE,
     SCALAR_INNER_LINES,
+    busiest_share,
     choose_reduction_tile_sizes,
     choose_tile_sizes,
     positive_root,
@@ -116,6 +118,53 @@ def test_the_parallel_member_fills_whole_rounds_on_the_cores() -> None:
 
     # 80-row tiles: 13 tiles, 7 rounds on 2 cores, one core idle in the last; 72-row tiles: 14, the same 7 rounds, full.
     assert alone.sizes == (80, 64) and shared.sizes == (72, 64)
+
+
+@pytest.mark.parametrize(
+    ("tile", "extent", "cores", "busiest"),
+    [
+        (48, 1000, 2, 528),  # 21 tiles: the first core takes 11
+        (46, 1000, 2, 506),  # 22 tiles, 11 each, the last one 34 long
+        (40, 1200, 2, 600),  # 30 tiles, 15 each
+        (64, 1200, 3, 448),  # 19 tiles: 7, 6, 6
+        (700, 1000, 2, 700),
+        (2000, 1000, 2, 1000),  # one tile: one core runs the whole loop
+    ],
+)
+def test_the_busiest_core_takes_the_first_block_of_whole_tiles(tile: int, extent: int, cores: int, busiest: int) -> None:
+    assert busiest_share(tile, extent, cores) == busiest
+
+
+TWO_CORES = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
+
+
+@pytest.mark.parametrize(("inner", "extent", "sizes"), [(0, 160, (64, 40)), (2, 150, (72, 40))])
+def test_a_parallel_member_that_leaves_one_core_far_busier_is_evened_out(
+    inner: int, extent: int, sizes: tuple[int, int]
+) -> None:
+    extents = [extent, 1100, 1200]
+
+    alone = choose_tile_sizes(MATMUL, extents, TWO_CORES, inner=inner, parallel=0, threads=False)
+    shared = choose_tile_sizes(MATMUL, extents, TWO_CORES, inner=inner, parallel=0)
+
+    # doitgen's case: 3 tiles of 64 run 128 of 160 iterations on one core; 4 tiles of 40 run 80 on each.
+    assert (alone.sizes[0], shared.sizes[0]) == sizes and shared.sizes[1:] == alone.sizes[1:]
+    assert busiest_share(sizes[0], extent, 2) > extent / 2 * (1 + BALANCE_SLACK)
+    assert busiest_share(sizes[1], extent, 2) == 80
+    assert shared.evened is not None and alone.evened is None
+    assert f"evened out over the cores ({sizes[0]} -> {sizes[1]}: the busiest core runs 80 of {extent}" in (
+        shared.describe()
+    )
+
+
+def test_a_parallel_member_a_little_over_an_even_share_keeps_its_tile() -> None:
+    extents = [1100, 1100, 1200]
+
+    alone = choose_tile_sizes(MATMUL, extents, TWO_CORES, inner=2, parallel=0, threads=False)
+    shared = choose_tile_sizes(MATMUL, extents, TWO_CORES, inner=2, parallel=0)
+
+    assert 550 < busiest_share(alone.sizes[0], 1100, 2) <= 550 * (1 + BALANCE_SLACK)  # 16 tiles of 72: 576
+    assert shared.sizes == alone.sizes and shared.evened is None
 
 
 def test_a_band_whose_outer_iteration_fits_the_capacity_is_left_untiled() -> None:
