@@ -1,7 +1,8 @@
 """Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3.
 
 Public: ``INNER_VECTORS``, ``MIN_TILE``, ``REDUCTION_MIN_TILE``, ``SCALAR_INNER_LINES``, ``BALANCE_SLACK``,
-``Evening``, ``TileChoice``, ``busiest_share``, ``choose_tile_sizes``, ``choose_reduction_tile_sizes``, ``resident_level``, ``positive_root``.
+``Evening``, ``TileChoice``, ``busiest_share``, ``choose_tile_sizes``, ``choose_reduction_tile_sizes``,
+``resident_level``, ``positive_root``.
 
 Each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
 the largest one; the vector (innermost) member instead gets a fixed, long

@@ -131,7 +131,9 @@ def test_the_parallel_member_fills_whole_rounds_on_the_cores() -> None:
         (2000, 1000, 2, 1000),  # one tile: one core runs the whole loop
     ],
 )
-def test_the_busiest_core_takes_the_first_block_of_whole_tiles(tile: int, extent: int, cores: int, busiest: int) -> None:
+def test_the_busiest_core_takes_the_first_block_of_whole_tiles(
+    tile: int, extent: int, cores: int, busiest: int
+) -> None:
     assert busiest_share(tile, extent, cores) == busiest
 
 
