@@ -22,9 +22,10 @@ even share, the tile is shortened (by half at most) to the one that loads it
 least (doitgen: 3 tiles of 64 on 2 cores run 128 of 160 iterations on one,
 4 tiles of 40 run 80 on each).  A smaller excess is left alone: the other
 core's share of memory bandwidth goes to the late one (gemm's 21 tiles of 48
-rows against 22 of 46: no measured difference; bench/RESULTS.md, session 13).  For ``--l2tile`` the L1 tiles are grouped
-into L2 tiles: every member but the vector one scaled by the factor that makes
-the footprint fill L2, when that factor is at least 2.
+rows against 22 of 46: no measured difference; bench/RESULTS.md, session 13).
+For ``--l2tile`` the L1 tiles are grouped into L2 tiles: every member but the
+vector one scaled by the factor that makes the footprint fill L2, when that
+factor is at least 2.
 
 A vector loop that is a reduction (``simd reduction``) pays a horizontal sum of
 its partial sums, and a load and store of the reduced element, once per tile
@@ -65,19 +66,20 @@ BALANCE_SLACK = 0.10  # a parallel loop whose busiest core runs more than this o
 
 @dataclass(frozen=True)
 class Evening:
-    """The parallel ``member``'s tile shrunk from ``before`` so that the busiest core runs
-    ``busiest`` of the loop's ``extent`` iterations instead of ``busiest_before``."""
+    """The parallel ``member``'s tile, shortened from ``before`` to ``after`` so that its loop
+    of ``extent`` iterations splits evenly over ``cores``."""
 
     member: int
     before: int
-    busiest_before: int
-    busiest: int
+    after: int
     extent: int
+    cores: int
 
-    def describe(self, after: int) -> str:
+    def describe(self) -> str:
+        busiest, before = (busiest_share(tile, self.extent, self.cores) for tile in (self.after, self.before))
         return (
-            f"member {self.member} evened out over the cores ({self.before} -> {after}: the busiest core runs "
-            f"{self.busiest} of {self.extent} iterations, not {self.busiest_before}), "
+            f"member {self.member} evened out over the cores ({self.before} -> {self.after}: the busiest core "
+            f"runs {busiest} of {self.extent} iterations, not {before}), "
         )
 
 
@@ -126,7 +128,7 @@ class TileChoice:
             why = "inner tile (no parallel member)" if self.square else "vector tile (range coupled to it)"
             inner += f"member(s) {list(self.capped)} capped at the {why}, "
         if self.evened is not None:
-            inner += self.evened.describe(self.sizes[self.evened.member])
+            inner += self.evened.describe()
         return (
             f"model: reuse {list(self.reuse)}, γ ({gamma}); footprint {self.footprint} = {self.level} "
             f"{self.capacity // 1024} KiB; {inner}root τ = {self.root:.2f}"
@@ -322,8 +324,7 @@ def _even_out(sizes: list[int], member: int, extent: int | None, cores: int) -> 
     sizes[member] = _balanced(before, extent, cores)
     if extent is None or sizes[member] == before:
         return None
-    shares = (busiest_share(before, extent, cores), busiest_share(sizes[member], extent, cores))
-    return Evening(member, before, *shares, extent)
+    return Evening(member, before, sizes[member], extent, cores)
 
 
 def _balanced(size: int, extent: int | None, cores: int) -> int:
