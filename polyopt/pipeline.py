@@ -324,16 +324,16 @@ def _within_budget(region: Region, scop: Scop, options: Options, setting: _Setti
 
 def _in_place(
     model: PolyModel, deps: Dependences, options: Options
-) -> tuple[PolyModel, Dependences, tuple[InPlace, ...]]:
+) -> tuple[PolyModel, Dependences, tuple[InPlace, ...], tuple[str, ...]]:
     """The region with scalars kept in the elements they are stored to (``polyopt.analysis.inplace``),
-    modelled again."""
+    modelled again, and why ranges were declined."""
     if options.identity or not options.expand:
-        return model, deps, ()
-    places = plan_in_place(model, deps)
+        return model, deps, (), ()
+    places, declined = plan_in_place(model, deps)
     if not places:
-        return model, deps, ()
+        return model, deps, (), declined
     held = build_model(hold_in_place(model.scop, places), model.ctx)
-    return held, compute_dependences(held), places
+    return held, compute_dependences(held), places, declined
 
 
 def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[PolyModel, Dependences, Expansions]:
@@ -372,7 +372,7 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     """``scop`` scheduled, verified and generated (the whole pipeline without library calls)."""
     original = build_model(scop, ctx)
     original_deps = compute_dependences(original)
-    model, deps, places = _in_place(original, original_deps, options)
+    model, deps, places, declined = _in_place(original, original_deps, options)
     model, deps, expansions = _expanded(model, deps, options)
     schedule, decisions = model.schedule, NO_DECISIONS
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
@@ -380,7 +380,8 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     dead = _dead_arrays(region, options)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions, setting.values(), dead)
-        decisions = replace(decisions, expansions=expansions, in_place=places)
+        notes = (*declined, *decisions.notes)
+        decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
     warnings: tuple[str, ...] = ()
     try:
         _verify(model, schedule, relaxed, reductions)

@@ -1,7 +1,7 @@
 """Accumulating in place: a scalar that carries one element's value from a load to a store is held in
 that element (seed 003's storage optimization, applied to seed 000 Sec. 5.3's false dependences).
 
-Public: ``InPlace``, ``plan_in_place``.
+Public: ``InPlace``, ``plan_in_place`` (the ranges kept, and a report line for each declined one).
 
 ludcmp computes each element of ``A`` through the scalar ``w``::
 
@@ -24,10 +24,21 @@ stored element ``X[g]`` from the load to the store when
   right-hand side may: it is read before the load writes);
 - no other statement reads a value of ``s`` written by the load or the
   updates, and none of them is the last write of ``s`` in the region (the
-  value ``s`` keeps after it).
+  value ``s`` keeps after it);
+- every read of ``s`` by the updates and the store takes the value written
+  in the same iteration of the loops around them by the load or an earlier
+  update (each read has a flow source, and every flow of ``s`` into the range
+  comes from the range and relates instances of one iteration of those loops);
+- the store runs in every iteration of those loops where the load does.
 
 Then ``X[g]`` holds what ``s`` held at every step and the store computes
 the same value.  A load or store that becomes ``X[g] = X[g]`` is dropped.
+
+The last two conditions mean that the load and the store run in the same
+iterations and the updates only where they do.  Guards break them: a guarded
+store leaves ``X[g]`` alone where the rewrite would change it, a guarded load
+carries the previous iteration's ``s`` where the rewrite would start from
+``X[g]``.  Such a range is declined and the report says why.
 """
 
 from __future__ import annotations
@@ -155,13 +166,57 @@ def _dead_after(model: PolyModel, deps: Dependences, scalar: str, statements: tu
     return last.intersect(mine).is_empty()
 
 
-def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[InPlace, ...]:
-    """Every load-to-store range of ``model`` whose scalar can be kept in the stored element."""
+def _fed_in_iteration(model: PolyModel, deps: Dependences, scalar: str, statements: tuple[str, ...]) -> bool:
+    """Whether every read of ``scalar`` in ``statements`` takes the value written by ``statements`` in the
+    same iteration of the loops around the range (the store's loops)."""
+    inside = set(statements)
+    depth = model.domains[statements[-1]].dim(isl.dim_type.set)
+    flows = [d for d in deps.items if d.kind == FLOW and d.array == scalar and d.sink in inside]
+    if any(
+        d.source not in inside or not d.relation.is_subset(isl_util.equate_prefix(d.relation, depth)) for d in flows
+    ):
+        return False
+    empty = isl.UnionSet.empty(model.param_space())
+    fed = isl_util.union_of((isl.UnionSet.from_set(d.relation.range()) for d in flows), empty)
+    reads = isl_util.union_of(
+        (
+            isl.UnionSet.from_set(ref.relation.domain())
+            for ref in model.references
+            if ref.array == scalar and not ref.is_write and ref.statement in inside
+        ),
+        empty,
+    )
+    return reads.is_subset(fed)
+
+
+def _stored_with_load(model: PolyModel, load: str, store: str) -> bool:
+    """Whether the store runs in every iteration where the load does (both are in one loop body)."""
+    return model.domains[load].reset_tuple_id().is_subset(model.domains[store].reset_tuple_id())
+
+
+def _refusal(model: PolyModel, deps: Dependences, scalar: str, load: str, statements: tuple[str, ...]) -> str:
+    """Why the guards around the range forbid keeping ``scalar`` in place ("" when they do not)."""
+    if not _fed_in_iteration(model, deps, scalar, statements):
+        return f"a read of {scalar} in the range does not take the value the same iteration's load or updates wrote"
+    if not _stored_with_load(model, load, statements[-1]):
+        return "the store does not run in every iteration where the load does"
+    return ""
+
+
+def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[tuple[InPlace, ...], tuple[str, ...]]:
+    """Every load-to-store range of ``model`` whose scalar can be kept in the stored element, and why each
+    range with a free element and a dead scalar is declined for its guards."""
     found: list[InPlace] = []
+    declined: list[str] = []
     for scalar, load, between, store in _candidates(model):
         statements = (load, *between, store)
-        if _isolated(model, between, store) and _dead_after(model, deps, scalar, statements):
-            target = model.scop.statement(store)
-            text = c_generator.CGenerator().visit(target.body.lvalue)
+        if not (_isolated(model, between, store) and _dead_after(model, deps, scalar, statements)):
+            continue
+        target = model.scop.statement(store)
+        text = c_generator.CGenerator().visit(target.body.lvalue)
+        refusal = _refusal(model, deps, scalar, load, statements)
+        if refusal:
+            declined.append(f"{scalar} not kept in {text} from {load} to {store}: {refusal}")
+        else:
             found.append(InPlace(scalar, load, between, store, target.writes[0], text))
-    return tuple(found)
+    return tuple(found), tuple(declined)

@@ -28,8 +28,16 @@ LUDCMP = (
 
 def _ranges(model_of: ModelOf, body: str) -> list[tuple[str, str, tuple[str, ...], str, str]]:
     model = model_of(body)
-    places = plan_in_place(model, compute_dependences(model))
+    places, _ = plan_in_place(model, compute_dependences(model))
     return [(p.scalar, p.load, p.between, p.store, p.text) for p in places]
+
+
+def _held(model_of: ModelOf, body: str) -> dict[str, str]:
+    """The statements of ``body`` after its scalars are kept in place, as C."""
+    model = model_of(body)
+    places, _ = plan_in_place(model, compute_dependences(model))
+    printer = c_generator.CGenerator()
+    return {s.name: printer.visit(s.body) for s in hold_in_place(model.scop, places).statements}
 
 
 def test_ludcmp_keeps_w_in_a_and_y_but_not_in_its_last_range(model_of: ModelOf) -> None:
@@ -41,10 +49,7 @@ def test_ludcmp_keeps_w_in_a_and_y_but_not_in_its_last_range(model_of: ModelOf) 
 
 
 def test_ludcmp_becomes_lu(model_of: ModelOf) -> None:
-    model = model_of(LUDCMP)
-    held = hold_in_place(model.scop, plan_in_place(model, compute_dependences(model)))
-    printer = c_generator.CGenerator()
-    bodies = {s.name: printer.visit(s.body) for s in held.statements}
+    bodies = _held(model_of, LUDCMP)
 
     assert bodies == {
         "S1": "A[i][j] -= A[i][k] * A[k][j]",
@@ -56,7 +61,9 @@ def test_ludcmp_becomes_lu(model_of: ModelOf) -> None:
         "S10": "w -= A[i][j] * x[j]",
         "S11": "x[i] = w / A[i][i]",
     }
-    s7 = next(s for s in held.statements if s.name == "S7")
+    model = model_of(LUDCMP)
+    places, _ = plan_in_place(model, compute_dependences(model))
+    s7 = next(s for s in hold_in_place(model.scop, places).statements if s.name == "S7")
     assert [a.array for a in s7.reads] == ["y", "A", "y"] and [a.array for a in s7.writes] == ["y"]
 
 
@@ -88,8 +95,53 @@ def test_scalar_stays_where_the_element_is_not_free(model_of: ModelOf, body: str
 def test_a_load_of_the_element_itself_and_a_plain_store_disappear(model_of: ModelOf) -> None:
     body = "for (i = 0; i < n; i++) {\n  w = z[i];\n  for (j = 0; j < n; j++)\n    w += B[i][j];\n  z[i] = w;\n}\n"
     body += "w = 1;\n"
-    model = model_of(body)
-    held = hold_in_place(model.scop, plan_in_place(model, compute_dependences(model)))
 
-    assert [s.name for s in held.statements] == ["S1", "S3"]
-    assert c_generator.CGenerator().visit(held.statements[0].body) == "z[i] += B[i][j]"
+    assert _held(model_of, body) == {"S1": "z[i] += B[i][j]", "S3": "w = 1"}
+
+
+def _triangle(load: str, updates: str, store: str) -> str:
+    """ludcmp's first loop nest with the given (possibly guarded) load, update loop and store."""
+    body = f"for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++) {{\n    {load}\n    {updates}\n    {store}\n  }}\n"
+    return body + "w = 0;\n"
+
+
+LOAD, UPDATES, STORE = "w = A[i][j];", "for (k = 0; k < j; k++) w -= A[i][k] * A[k][j];", "A[i][j] = w;"
+NOT_FED = "a read of w in the range does not take the value the same iteration's load or updates wrote"
+NOT_STORED = "the store does not run in every iteration where the load does"
+
+
+@pytest.mark.parametrize(
+    ("body", "declined"),
+    [
+        # at j = 1 the updates change only w; the rewrite would change A[i][1]
+        (_triangle(LOAD, UPDATES, f"if (j != 1) {STORE}"), ("S0", "S2", NOT_STORED)),
+        # at j = 1 the updates and the store continue the w of (i, 0); the rewrite would start from A[i][1]
+        (_triangle(f"if (j != 1) {LOAD}", UPDATES, STORE), ("S0", "S2", NOT_FED)),
+        # load and store run together, but the updates at j = 1 continue the w of (i, 0)
+        (_triangle(f"if (j != 1) {LOAD}", UPDATES, f"if (j != 1) {STORE}"), ("S0", "S2", NOT_FED)),
+        # where the load does not run, another statement of the same iteration sets w
+        (
+            _triangle(f"if (j == 1) w = B[i][j];\n    if (j != 1) {LOAD}", UPDATES, STORE),
+            ("S1", "S3", NOT_FED),
+        ),
+        # in its first iteration the store reads the w from before the region
+        ("for (i = 0; i < n; i++) {\n  if (i > 0)\n    w = a[i];\n  z[i] = w;\n}\nw = 1;\n", ("S0", "S1", NOT_FED)),
+    ],
+)
+def test_guarded_ranges_are_declined_with_the_reason(
+    model_of: ModelOf, body: str, declined: tuple[str, str, str]
+) -> None:
+    model = model_of(body)
+    places, lines = plan_in_place(model, compute_dependences(model))
+    load, store, reason = declined
+    element = "z[i]" if "z[i]" in body else "A[i][j]"
+
+    assert places == ()
+    assert lines == (f"w not kept in {element} from {load} to {store}: {reason}",)
+
+
+def test_a_range_guarded_as_a_whole_is_kept(model_of: ModelOf) -> None:
+    body = _triangle(f"if (j != 1) {{\n    {LOAD}", UPDATES, f"{STORE}\n    }}")
+
+    assert _ranges(model_of, body) == [("w", "S0", ("S1",), "S2", "A[i][j]")]
+    assert _held(model_of, body) == {"S1": "A[i][j] -= A[i][k] * A[k][j]", "S3": "w = 0"}

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from polyopt.options import Options
+from polyopt.pipeline import optimize_text
 from tests.e2e.handwritten import Case, check_case
 
 SHOW = "for (j = 0; j < N; j++)\n  y[j] = A[M - 1][j] + A[M / 2][j] + A[1][j];\nt = y[0];\n"
@@ -20,9 +22,21 @@ LU = (
     "  for (j = i; j < M; j++) {\n    t = A[i][j];\n    for (k = 0; k < i; k++)\n"
     "      t -= A[i][k] * A[k][j];\n    A[i][j] = t;\n  }\n}\n"
 )
+LOAD, UPDATES, STORE = "t = A[i][j];", "for (k = 0; k < j; k++)\n      t -= A[i][k] * A[k][j];", "A[i][j] = t;"
+
+
+def _triangle(load: str, store: str) -> str:
+    """lu's lower triangle through the scalar, with the given (possibly guarded) load and store."""
+    return f"for (i = 0; i < M; i++)\n  for (j = 0; j < i; j++) {{\n    {load}\n    {UPDATES}\n    {store}\n  }}\n"
+
+
 KEPT: dict[str, Case] = {
     # ludcmp's factorization: the scalar becomes A[i][j], as in lu.
     "lu-through-a-scalar": Case("double", LU + SHOW, "kept t in A[i][j]"),
+    # The load, the updates and the store all skip j = 3.
+    "guarded-as-a-whole": Case(
+        "double", _triangle(f"if (j != 3) {{\n    {LOAD}", f"{STORE}\n    }}") + SHOW, "kept t in A[i][j]"
+    ),
     # A forward substitution into another array, integer data.
     "substitution": Case(
         "long",
@@ -46,6 +60,10 @@ LEFT: dict[str, Case] = {
         "  z[i] = t;\n}\n" + SHOW,
         "",
     ),
+    # The store skips j = 3, where the updates change only the scalar.
+    "guarded-store": Case("double", _triangle(LOAD, f"if (j != 3)\n      {STORE}") + SHOW, ""),
+    # The load skips j = 3, where the updates and the store continue the scalar of j = 2.
+    "guarded-load": Case("double", _triangle(f"if (j != 3)\n      {LOAD}", STORE) + SHOW, ""),
     # The scalar's last write is in the range: its value after the region is the last sum.
     "live-after-the-region": Case(
         "double",
@@ -64,3 +82,14 @@ def test_scalar_kept_in_place_keeps_the_result(tmp_path: Path, name: str, define
     default = (tmp_path / f"{name}-0.polyopt.c").read_text()
     assert ("kept t in" in default) == (name in KEPT)
     assert "kept t in" not in (tmp_path / f"{name}-1.polyopt.c").read_text()
+
+
+def test_a_guarded_range_is_declined_in_the_report() -> None:
+    body = _triangle(LOAD, f"if (j != 3)\n      {STORE}") + "t = 0;\n"
+    text = f"double A[9][9], t;\nvoid kernel(void) {{\n  int i, j, k;\n#pragma scop\n{body}#pragma endscop\n}}\n"
+
+    (region,) = optimize_text(text, "guarded.c", Options()).regions
+
+    assert region.report is not None and region.report.in_place == ()
+    reason = "the store does not run in every iteration where the load does"
+    assert f"t not kept in A[i][j] from S0 to S2: {reason}" in region.report.notes
