@@ -51,7 +51,7 @@ from polyopt.transform.fusion import (
     schedule_region,
 )
 from polyopt.transform.inplace import hold_in_place
-from polyopt.transform.library import plan_library
+from polyopt.transform.library import plan_library, read_later
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
@@ -360,7 +360,7 @@ class _Part:
 def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
     part, left = _library_part(region, scop, options, setting)
     if part is None:
-        part = _part(region, scop, _context(options), options, setting)
+        part = _part(region, scop, _context(options), options, setting, _dead_arrays(region, options))
         part = replace(part, report=replace(part.report, library=left)) if left else part
     printed = print_c(part.generated.code, region.indent)
     return RegionOutcome(
@@ -368,8 +368,11 @@ def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setti
     )
 
 
-def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, setting: _Setting) -> _Part:
-    """``scop`` scheduled, verified and generated (the whole pipeline without library calls)."""
+def _part(
+    region: Region, scop: Scop, ctx: isl.Context, options: Options, setting: _Setting, dead: frozenset[str]
+) -> _Part:
+    """``scop`` scheduled, verified and generated (the whole pipeline without library calls); ``dead``:
+    the arrays whose values after it do not matter."""
     original = build_model(scop, ctx)
     original_deps = compute_dependences(original)
     model, deps, places, declined = _in_place(original, original_deps, options)
@@ -377,7 +380,6 @@ def _part(region: Region, scop: Scop, ctx: isl.Context, options: Options, settin
     schedule, decisions = model.schedule, NO_DECISIONS
     reductions = find_reductions(model) if options.reassociate and not options.identity else ()
     relaxed = relax(model, deps, reductions)
-    dead = _dead_arrays(region, options)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions, setting.values(), dead)
         notes = (*declined, *decisions.notes)
@@ -459,7 +461,8 @@ def _library_part(
     if not idioms:
         return None, ()
     thresholds = library.thresholds
-    deps = relax(model, compute_dependences(model), find_reductions(model))
+    exact = compute_dependences(model)
+    deps = relax(model, exact, find_reductions(model))
     plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
     if plan is None:
         return None, ()
@@ -472,10 +475,12 @@ def _library_part(
     dead = _dead_arrays(region, options)
     parts: list[_Part] = []
     lines: list[str] = []
-    for segment in plan.segments:
-        part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting)
+    for index, (segment, read) in enumerate(zip(plan.segments, read_later(exact, plan.segments), strict=True)):
+        if live := sorted(dead & read):
+            lines.append(f"segment {index + 1}: {', '.join(live)} read by a later segment, so not dead after it")
+        part = _part(region, scop.restricted(segment.statements), _context(options), inner, setting, dead - read)
         if segment.idiom is not None:
-            tail = _tail(segment.idiom, model, dead, setting)
+            tail = _tail(segment.idiom, model, dead - read, setting)
             part, described = _library_segment(segment.idiom, part, tail, scop, library, options, setting)
             lines.extend(described)
         parts.append(part)

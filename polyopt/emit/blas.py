@@ -1,17 +1,21 @@
 """CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
 
-Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``, ``LINK_NOTE``,
-``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``, ``same_kind``, ``all_positive``.
+Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``,
+``LEADING_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``,
+``same_kind``, ``all_positive``.
 
 A call runs only when its work is large enough to pay (the product of the
 sizes at ``Idiom.WORK``: M·N·K for GEMM, N·N·K for SYRK and SYR2K, M·M·N for
 TRMM and SYMM, B·M·N·K for the batched GEMM, at least ``BLAS_THRESHOLD``; M·N for GEMV and GER, at least
 ``BLAS2_THRESHOLD``; decided at run time since the sizes are parameters) and
 when its arrays hold the same floating-point type (``double``: ``cblas_d...``,
-``float``: ``cblas_s...``; decided by the compiler with ``_Generic``);
+``float``: ``cblas_s...``; decided by the compiler with ``_Generic``)
+and when every matrix is one block of rows that are arrays (``double A[N][M]``,
+``double (*A)[M]``, not row pointers ``double **A``: ``LEADING_HELPER``, decided
+by the compiler from the declared types with ``__builtin_types_compatible_p``);
 otherwise the loops that polyopt generated for the statement run.  Leading
-dimensions come from the arrays' declared row sizes
-(``sizeof(A[0]) / sizeof(A[0][0])``), so sub-blocks of larger arrays work;
+dimensions are the arrays' declared row sizes (``sizeof(A[0]) / sizeof(A[0][0])``),
+so sub-blocks of larger arrays work;
 every call starts at the arrays' first element (the idioms' ranges start at 0).
 An idiom's tail (SYMM's accumulator, the batched GEMM's row buffer, left as
 the original leaves them) runs before its calls, so it reads the values the
@@ -39,6 +43,7 @@ from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()
 BLAS_HELPER = "polyopt_blas_kind"  # KIND_HELPER, with cblas.h included
+LEADING_HELPER = "polyopt_leading_dimension"  # (a) -> the length of a's rows when they are arrays, 0 otherwise
 BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
 
@@ -64,9 +69,14 @@ def library_enabled(choice: str) -> bool:
     return choice == "cblas" or (choice == "auto" and cblas_available())
 
 
+def _leading(rows: str) -> str:
+    """The leading dimension of the matrix ``rows`` as an argument (0 when its rows are not arrays)."""
+    return f"(int){LEADING_HELPER}({rows})"
+
+
 def _matrix(array: str) -> list[str]:
     """A matrix argument: its first element and its leading dimension."""
-    return [f"(void *)&{array}[0][0]", f"(int)(sizeof({array}[0]) / sizeof({array}[0][0]))"]
+    return [f"(void *)&{array}[0][0]", _leading(array)]
 
 
 def _vector(array: str) -> list[str]:
@@ -112,7 +122,7 @@ def _calls(idiom: Idiom, sizes: list[str]) -> list[tuple[str, list[str]]]:
         case BatchedGemm():
             _, m, n, k = sizes
             x = idiom.x
-            batch = [f"(void *)&{x}[{_BATCH}][0][0]", f"(int)(sizeof({x}[0][0]) / sizeof({x}[0][0][0]))"]
+            batch = [f"(void *)&{x}[{_BATCH}][0][0]", _leading(f"{x}[0]")]
             operands = [*batch, *_matrix(idiom.w), "0.0", f"(void *){_SCRATCH}", f"({n})"]
             shape = [f"{_GROUP} * ({m})", n, k]
             return [("gemm", ["CblasNoTrans", _trans(idiom.trans), *shape, idiom.alpha, *operands])]
@@ -129,16 +139,23 @@ _GROUP = "polyopt_group"  # how many batches one call of a batched GEMM computes
 
 def _declarations(idiom: Idiom, sizes: list[str]) -> tuple[CDecl, ...]:
     """The constants that the calls of ``idiom`` use: for a batched GEMM, ``_GROUP``, all batches when
-    their rows are evenly spaced (a batch's declared row count is M), else one."""
+    their rows are evenly spaced (a batch is an array of M rows), else one."""
     if not isinstance(idiom, BatchedGemm):
         return ()
     x, batches, m = idiom.x, sizes[0], sizes[1]
-    return (CDecl(f"const int {_GROUP} = sizeof({x}[0]) / sizeof({x}[0][0]) == (size_t)({m}) ? ({batches}) : 1;"),)
+    return (CDecl(f"const int {_GROUP} = {LEADING_HELPER}({x}) == (size_t)({m}) ? ({batches}) : 1;"),)
 
 
 def _elements(arguments: list[str]) -> list[str]:
     """The first elements of the arrays passed in ``arguments`` (for the type test)."""
     return [argument.removeprefix("(void *)&") for argument in arguments if argument.startswith("(void *)&")]
+
+
+def _strided(calls: list[tuple[str, list[str]]]) -> str:
+    """The C condition that every matrix the ``calls`` pass has rows that are arrays (a leading dimension)."""
+    prefix = f"(int){LEADING_HELPER}("
+    leading = [argument for _, arguments in calls for argument in arguments if argument.startswith(prefix)]
+    return " && ".join(f"{argument.removeprefix('(int)')} > 0" for argument in dict.fromkeys(leading))
 
 
 def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
@@ -207,14 +224,16 @@ def library_block(
 ) -> tuple[CNode, frozenset[str]]:
     """The CBLAS calls for ``idiom`` (its sizes printed as C) after ``tail`` (the code of ``idiom.tail``),
     or ``loops`` when they do not pay (the work below ``threshold``), the arrays are not all ``double``
-    or all ``float``, or their heap temporary cannot be allocated; and the helpers that the code uses."""
+    or all ``float``, a matrix's rows are not arrays (row pointers: no leading dimension), or their heap
+    temporary cannot be allocated; and the helpers that the code uses."""
     calls = _calls(idiom, sizes)
     elements = _kinds(idiom, calls)
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
-    condition = f"{same_kind(elements, BLAS_HELPER)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
+    kinds = same_kind(elements, BLAS_HELPER)
+    condition = f"{kinds} && {_strided(calls)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
     typed = [_typed(idiom, calls, sizes, letter) for letter in "ds"]
     body = (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed))
-    helpers = frozenset({BLAS_HELPER, KIND_HELPER})
+    helpers = frozenset({BLAS_HELPER, KIND_HELPER, LEADING_HELPER})
     scratch = _scratch(idiom, sizes)
     if scratch is None:
         return CIf(condition, body, loops), helpers

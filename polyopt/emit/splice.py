@@ -23,9 +23,16 @@ HELPER_DEFINITIONS = {
     "polyopt_float_kind": "(x) _Generic((x), double: 2, float: 1, default: 0)",
     "polyopt_blas_kind": "(x) polyopt_float_kind(x)",
     "polyopt_aligned_alloc": "(bytes) aligned_alloc(64, ((bytes) + 63) / 64 * 64)",
+    # the cast keeps -Wsizeof-pointer-div quiet in the branch not taken for pointer rows
+    "polyopt_leading_dimension": "(a) __builtin_choose_expr(__builtin_types_compatible_p(__typeof__((a)[0]), "
+    "__typeof__(&(a)[0][0])), (size_t)0, (size_t)sizeof((a)[0]) / sizeof((a)[0][0]))",
 }
 # Headers a region's helpers need at file scope, added once at the top of the file.
-HELPER_HEADERS = {"polyopt_blas_kind": "#include <cblas.h>", "polyopt_aligned_alloc": "#include <stdlib.h>"}
+HELPER_HEADERS = {
+    "polyopt_blas_kind": "#include <cblas.h>",
+    "polyopt_aligned_alloc": "#include <stdlib.h>",
+    "polyopt_leading_dimension": "#include <stddef.h>",
+}
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Where library calls go: the region cut into segments around its BLAS idioms (seed 000, Sec. 4.4).
 
-Public: ``Segment``, ``LibraryPlan``, ``expected_work``, ``plan_library``.
+Public: ``Segment``, ``LibraryPlan``, ``expected_work``, ``plan_library``, ``read_later``.
 
 An idiom whose work at the parameter values the cost models assume
 (``polyopt.frontend.params``) is below its threshold is not cut out: its
@@ -18,6 +18,10 @@ updates may be reordered: they are reductions; a TRMM reads only values from
 before its segment, and the statements of a SYMM or a batched GEMM compute the
 product in their original order, which the idioms check), which is checked on the schedule that
 runs each segment whole, in the original order inside it.
+
+An array declared dead after the region is dead after one of its segments only when no later
+segment reads a value that the segment writes (``read_later``): otherwise a segment alone, where
+the array is written and never read, would contract it away.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from functools import reduce
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.dependences import Dependences
+from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.idioms import Idiom
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import schedule_respects
@@ -111,3 +115,14 @@ def plan_library(
     if not schedule_respects(_blocked(model, segments), deps.full):
         return None
     return LibraryPlan(tuple(segments), left)
+
+
+def read_later(deps: Dependences, segments: tuple[Segment, ...]) -> tuple[frozenset[str], ...]:
+    """For each of ``segments``, the arrays of which a later segment reads a value that it writes
+    (``deps``: the region's value-based flows, not relaxed for reductions)."""
+    owner = {name: index for index, segment in enumerate(segments) for name in segment.statements}
+    read: list[set[str]] = [set() for _ in segments]
+    for dep in deps.items:
+        if dep.kind == FLOW and owner[dep.sink] > owner[dep.source]:
+            read[owner[dep.source]].add(dep.array)
+    return tuple(frozenset(arrays) for arrays in read)

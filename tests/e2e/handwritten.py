@@ -1,12 +1,12 @@
 """Small handwritten programs for end-to-end tests of one transformation at a time.
 
-Public: ``Case``, ``REASSOCIATED``, ``check_case``.
+Public: ``Case``, ``REASSOCIATED``, ``check_case``, ``check_program``.
 
 A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``D`` (3 x M x N),
 ``x``, ``y`` (N), ``z`` (M) and the scalars ``s``, ``p``, ``t`` of one element type, in the loops ``i``, ``j``,
 ``k``, ``l``; the program initializes them deterministically, runs the region once and prints every array
 and scalar.  ``check_case`` optimizes it under several option sets and compares each build and run with the
-original's.
+original's.  ``check_program`` does the same for a whole program of a test's own.
 """
 
 from __future__ import annotations
@@ -113,3 +113,19 @@ def check_case(
             assert case.expect in text, f"expected {case.expect!r} in the optimized program:\n{text}"
         for actual in _outputs(optimized, defines, folder / optimized.stem):
             assert_same_output(expected, actual, context=f"polyopt {' '.join(options)}\n{text}", **tolerance)
+
+
+def check_program(folder: Path, name: str, text: str, flags: Sequence[str], expect: str) -> str:
+    """Optimize the program ``text`` with ``flags`` (its output must contain ``expect``), compare each
+    build and run with the original's within the reassociation tolerance; return polyopt's standard error."""
+    source = folder / f"{name}.c"
+    source.write_text(text)
+    (expected, *_) = _outputs(source, (), folder / "original")
+    optimized = folder / f"{name}.polyopt.c"
+    result = run_polyopt(source, flags, output=optimized)
+    assert result.returncode == 0, result.stderr
+    code = optimized.read_text()
+    assert expect in code, f"expected {expect!r} in the optimized program:\n{code}"
+    for actual in _outputs(optimized, (), folder / optimized.stem):
+        assert_same_output(expected, actual, context=f"polyopt {' '.join(flags)}\n{code}", **REASSOCIATED)
+    return result.stderr

@@ -7,6 +7,9 @@ is compared with the original's within the reassociation tolerance, and the run 
 shows the product.  Square operands are sub-blocks of the M x N arrays (M < N), so the leading
 dimensions differ from the sizes.  The strict triangles' diagonals show in ``y``.  The SYMM cases leave their
 accumulator ``t`` live, printed after the region, and the batched GEMMs their buffer ``x``.
+
+Row-pointer matrices (``double **``, rows out of order in one padded block) have no leading dimension:
+their products run the loops, at the default threshold and with every call forced.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from polyopt.emit.blas import cblas_available
-from tests.e2e.handwritten import Case, check_case
+from tests.e2e.handwritten import Case, check_case, check_program
 
 SHOW = "for (j = 0; j < N; j++)\n  y[j] = B[0][j] + B[M - 1][j] + B[M / 2][j];\n"
 PRODUCT = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    for (k = 0; k < M; k++)\n"
@@ -148,3 +151,58 @@ FORCED = ("--blas=cblas", "--blas-threshold=0", "--blas2-threshold=0")
 def test_library_call_keeps_the_result(tmp_path: Path, name: str) -> None:
     check_case(tmp_path, name, CASES[name], (), exact_flags=["--blas=none", "--no-reassociate"], flags=FORCED)
     assert "cblas" not in (tmp_path / f"{name}-1.polyopt.c").read_text()
+
+
+ROW_POINTERS = """#include <stdio.h>
+#include <stdlib.h>
+static double **A, **B, **C, x[200], y[200];
+
+static void kernel(int n)
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      for (k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[i] += 0.5 * A[i][j] * x[j];
+#pragma endscop
+}
+
+static double **rows(int n, int salt)
+{
+  double **matrix = malloc(n * sizeof *matrix), *block = malloc(n * (n + 3) * sizeof *block);
+  for (int i = 0; i < n; i++) {
+    matrix[i] = block + (i * 7 % n) * (n + 3);
+    for (int j = 0; j < n; j++)
+      matrix[i][j] = (double)((i * 3 + j * salt) % 11 - 4) / 8;
+  }
+  return matrix;
+}
+
+int main(void)
+{
+  int n = 200;
+  A = rows(n, 5);
+  B = rows(n, 2);
+  C = rows(n, 1);
+  for (int j = 0; j < n; j++)
+    x[j] = (double)(j % 9 + 1) / 5;
+  kernel(n);
+  for (int i = 0; i < n; i++) {
+    double sum = 0;
+    for (int j = 0; j < n; j++)
+      sum += C[i][j] * (j % 3 + 1);
+    printf("%.17g %.17g\\n", sum, y[i]);
+  }
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not cblas_available(), reason="cblas.h not found (install libopenblas-dev)")
+@pytest.mark.parametrize("flags", [(), ("--blas-threshold=1", "--blas2-threshold=1")])
+def test_row_pointer_matrices_run_the_loops(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    check_program(tmp_path, "rows", ROW_POINTERS, flags, "polyopt_leading_dimension(A) > 0")

@@ -1,5 +1,6 @@
-"""Where library calls go (``polyopt.transform.library``): the cut around idioms, and the idioms left
-to the loops because their work at the assumed parameter values is below their threshold."""
+"""Where library calls go (``polyopt.transform.library``): the cut around idioms, the idioms left
+to the loops because their work at the assumed parameter values is below their threshold, and the
+arrays that a later segment reads (not dead after their segment)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.idioms import find_idioms
 from polyopt.analysis.reductions import find_reductions, relax
 from polyopt.model import PolyModel
-from polyopt.transform.library import LibraryPlan, expected_work, plan_library
+from polyopt.transform.library import LibraryPlan, expected_work, plan_library, read_later
 
 ModelOf = Callable[[str], PolyModel]
 
@@ -72,3 +73,29 @@ def test_a_symm_is_one_segment_of_its_four_statements(model_of: ModelOf) -> None
     assert small is not None and [(idiom.statements, work) for idiom, work in small.left] == [
         (("S1", "S2", "S3", "S4"), 1200)
     ]
+
+
+PRODUCT = (
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    for (k = 0; k < n; k++)\n"
+    "      C[i][j] += A[i][k] * B[k][j];\n"
+)
+WRITE_T = "for (i = 0; i < n; i++)\n  T[i] = A[i][0];\n"
+READ_T = "for (i = 0; i < n; i++)\n  D[i] = T[i];\n"
+
+
+def test_an_array_a_later_segment_reads_is_live_after_the_segment_that_writes_it(model_of: ModelOf) -> None:
+    model = model_of(WRITE_T + PRODUCT + READ_T)
+
+    plan = _plan(model, {"n": 1000}, {3: 0, 2: 0})
+
+    assert plan is not None and [sorted(s.statements) for s in plan.segments] == [["S0"], ["S1"], ["S2"]]
+    assert read_later(compute_dependences(model), plan.segments) == (frozenset({"T"}), frozenset(), frozenset())
+
+
+def test_values_overwritten_before_a_later_segment_reads_them_leave_the_array_dead(model_of: ModelOf) -> None:
+    model = model_of(WRITE_T + PRODUCT + WRITE_T.replace("A", "B") + READ_T)
+
+    plan = _plan(model, {"n": 1000}, {3: 0, 2: 0})
+
+    assert plan is not None and [sorted(s.statements) for s in plan.segments] == [["S0"], ["S1"], ["S2", "S3"]]
+    assert read_later(compute_dependences(model), plan.segments) == (frozenset(), frozenset(), frozenset())
