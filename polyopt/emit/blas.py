@@ -39,6 +39,7 @@ import subprocess
 
 from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
+from polyopt.emit.cexpr import infix, joined
 
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()
@@ -151,11 +152,11 @@ def _elements(arguments: list[str]) -> list[str]:
     return [argument.removeprefix("(void *)&") for argument in arguments if argument.startswith("(void *)&")]
 
 
-def _strided(calls: list[tuple[str, list[str]]]) -> str:
-    """The C condition that every matrix the ``calls`` pass has rows that are arrays (a leading dimension)."""
+def _strided(calls: list[tuple[str, list[str]]]) -> list[str]:
+    """The C conditions that every matrix the ``calls`` pass has rows that are arrays (a leading dimension)."""
     prefix = f"(int){LEADING_HELPER}("
     leading = [argument for _, arguments in calls for argument in arguments if argument.startswith(prefix)]
-    return " && ".join(f"{argument.removeprefix('(int)')} > 0" for argument in dict.fromkeys(leading))
+    return [f"{argument.removeprefix('(int)')} > 0" for argument in dict.fromkeys(leading)]
 
 
 def _statement(letter: str, routine: str, arguments: list[str]) -> CStmt:
@@ -211,12 +212,12 @@ def _typed(idiom: Idiom, calls: list[tuple[str, list[str]]], sizes: list[str], l
 def same_kind(elements: list[str], helper: str = KIND_HELPER) -> str:
     """The C condition that the ``elements`` are all ``double`` or all ``float`` (``helper`` tells the kind)."""
     kinds = [f"{helper}({element})" for element in dict.fromkeys(elements)]
-    return " && ".join([f"{kinds[0]} != 0", *(f"{kind} == {kinds[0]}" for kind in kinds[1:])])
+    return joined("&&", [infix(kinds[0], "!=", "0"), *(infix(kind, "==", kinds[0]) for kind in kinds[1:])])
 
 
 def all_positive(sizes: list[str]) -> str:
     """The C condition that every size is positive."""
-    return " && ".join(f"{size} > 0" for size in dict.fromkeys(sizes))
+    return joined("&&", [infix(size, ">", "0") for size in dict.fromkeys(sizes)])
 
 
 def library_block(
@@ -229,8 +230,8 @@ def library_block(
     calls = _calls(idiom, sizes)
     elements = _kinds(idiom, calls)
     work = " * ".join(f"({factor})" for factor in idiom.work(sizes))
-    kinds = same_kind(elements, BLAS_HELPER)
-    condition = f"{kinds} && {_strided(calls)} && {all_positive(sizes)} && (long){work} >= {threshold}L"
+    enough = infix(f"(long){work}", ">=", f"{threshold}L")
+    condition = joined("&&", [same_kind(elements, BLAS_HELPER), *_strided(calls), all_positive(sizes), enough])
     typed = [_typed(idiom, calls, sizes, letter) for letter in "ds"]
     body = (*tail, CIf(f"{BLAS_HELPER}({elements[0]}) == 2", *typed))
     helpers = frozenset({BLAS_HELPER, KIND_HELPER, LEADING_HELPER})
@@ -239,6 +240,6 @@ def library_block(
         return CIf(condition, body, loops), helpers
     element, count = scratch
     allocated = f"({_SCRATCH} = {ALLOC_HELPER}(sizeof(*{_SCRATCH}) * (size_t)({count}))) != NULL"
-    block = CIf(f"{condition} && {allocated}", (*body, CStmt(f"free({_SCRATCH});")), loops)
+    block = CIf(joined("&&", [condition, allocated]), (*body, CStmt(f"free({_SCRATCH});")), loops)
     declarations = (*_declarations(idiom, sizes), CDecl(f"__typeof__({element}) *{_SCRATCH} = NULL;"))
     return CBlock((*declarations, block)), helpers | {ALLOC_HELPER}

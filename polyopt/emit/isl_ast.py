@@ -4,15 +4,20 @@ Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``,
 ``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
-reduction clauses:
+reduction clauses; a parallel and a simd mark on the same member make one
+``#pragma omp parallel for simd``:
 
 - a scalar is named in the clause;
 - an array element updated in every iteration is kept in a local around
-  the loop (``__typeof__(x[i]) r = x[i]; ... x[i] = r;``, only when the loop
-  runs at least once), which gcc vectorizes and a section would not be;
+  each loop over the member (``__typeof__(x[i]) r = x[i]; ... x[i] = r;``, only
+  when the loop runs at least once), which gcc vectorizes and a section would
+  not be; where isl generates no loop over the member (a single iteration),
+  the statement updates the element itself;
 - a 1-D array section is privatized by OpenMP on each thread's stack, so the
-  loop runs in parallel only when the section has at most ``SECTION_LIMIT``
-  elements, and sequentially otherwise.
+  loop runs in parallel only when the section has 1 to ``SECTION_LIMIT``
+  elements, and sequentially otherwise (gcc's OpenMP crashes on a section
+  of length 0, and rejects a length that is the constant 0, so the clause's
+  length never folds to 0 either).
 
 A contracted array is printed as its scalar, which is private to every
 marked loop that uses it.
@@ -23,6 +28,9 @@ from the box around each statement's domain): starting a team costs more
 than a small loop gains (measured on this project's 2-core VM: 5 to 10 ms for
 the first parallel region of a process, and as much again when an idle core
 has to wake up).
+
+Expressions are composed with ``polyopt.emit.cexpr``, which parenthesizes by
+precedence.
 """
 
 from __future__ import annotations
@@ -32,36 +40,38 @@ from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
+from polyopt import isl_util
 from polyopt.analysis.reductions import Reduction
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
+from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
 from polyopt.frontend.scop import Scop
 from polyopt.machine import PARALLEL_WORK
 from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
+_BOTH = "omp parallel for simd"
 
 _OP = isl.ast_expr_op_type
 _INFIX = {
-    _OP.and_: ("&&", 5),
-    _OP.and_then: ("&&", 5),
-    _OP.or_: ("||", 4),
-    _OP.or_else: ("||", 4),
-    _OP.eq: ("==", 9),
-    _OP.le: ("<=", 10),
-    _OP.lt: ("<", 10),
-    _OP.ge: (">=", 10),
-    _OP.gt: (">", 10),
-    _OP.add: ("+", 12),
-    _OP.sub: ("-", 12),
-    _OP.mul: ("*", 13),
-    _OP.div: ("/", 13),
-    _OP.pdiv_q: ("/", 13),
-    _OP.pdiv_r: ("%", 13),
-    _OP.zdiv_r: ("%", 13),
+    _OP.and_: "&&",
+    _OP.and_then: "&&",
+    _OP.or_: "||",
+    _OP.or_else: "||",
+    _OP.eq: "==",
+    _OP.le: "<=",
+    _OP.lt: "<",
+    _OP.ge: ">=",
+    _OP.gt: ">",
+    _OP.add: "+",
+    _OP.sub: "-",
+    _OP.mul: "*",
+    _OP.div: "/",
+    _OP.pdiv_q: "/",
+    _OP.pdiv_r: "%",
+    _OP.zdiv_r: "%",
 }
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
-_ATOM = 16
 SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
 
 
@@ -85,14 +95,35 @@ class Storage:
     parallel_work: int = PARALLEL_WORK
 
 
+@dataclass(frozen=True)
+class _Section:
+    """A section clause's bounds as C, where its loop runs in parallel (``guard``, empty when always)."""
+
+    low: str
+    length: str
+    guard: str
+
+
 @dataclass
 class _Locals:
-    """Array elements kept in locals during one marked loop: element (or the enclosing
-    loop's local for it) -> this loop's local."""
+    """Array elements kept in locals during one loop over a marked member: element -> the element
+    (or the enclosing loop's local for it) its local starts from, and element -> its local."""
 
     arrays: frozenset[str]
     sources: dict[str, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Member:
+    """A marked member while its code is printed: its marks (a parallel and a simd mark may share
+    it) and each loop that isl generated over it, with the elements that loop keeps in locals."""
+
+    marks: list[LoopMark]
+    loops: list[tuple[CFor, _Locals]] = field(default_factory=list)
+
+    def kept_arrays(self) -> frozenset[str]:
+        return frozenset(c.array for mark in self.marks for c in mark.reductions if c.mode == ELEMENT)
 
 
 class _Printer:
@@ -104,53 +135,54 @@ class _Printer:
         self.reductions = {r.statement: r for r in storage.reductions}
         self.scalars = storage.scalars
         self.parallel_work = storage.parallel_work
-        self.sections: dict[str, tuple[str, str]] = {}
+        self.sections: dict[str, _Section | None] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
+        self.members: dict[str, _Member] = {}
         self.locals: list[_Locals] = []
         self.printed: list[set[str]] = []
         self.count = 0
 
     def expr(self, expr: isl.AstExpr) -> str:
-        return self._expr(expr)[0]
-
-    def _expr(self, expr: isl.AstExpr) -> tuple[str, int]:
         kind = expr.get_type()
         if kind == isl.ast_expr_type.int:
-            value = expr.get_val().to_python()
-            return str(value), (_ATOM if value >= 0 else 14)
+            return str(expr.get_val().to_python())
         if kind == isl.ast_expr_type.id:
-            return expr.get_id().get_name(), _ATOM
+            return expr.get_id().get_name()
         op = expr.get_op_type()
-        args = [expr.get_op_arg(i) for i in range(expr.get_op_n_arg())]
+        args = [self.expr(expr.get_op_arg(i)) for i in range(expr.get_op_n_arg())]
         if op in _INFIX:
-            symbol, prec = _INFIX[op]
-            left = self._operand(args[0], prec, strict=False)
-            right = self._operand(args[1], prec, strict=True)
-            return f"{left} {symbol} {right}", prec
+            return infix(args[0], _INFIX[op], args[1])
         if op == _OP.minus:
-            return f"-{self._operand(args[0], 14, strict=True)}", 14
+            return negated(args[0])
         if op in (_OP.cond, _OP.select):
-            parts = [
-                self._operand(args[0], 4, strict=True),
-                self._operand(args[1], 3, strict=False),
-                self._operand(args[2], 3, strict=False),
-            ]
-            return f"{parts[0]} ? {parts[1]} : {parts[2]}", 3
+            return conditional(*args)
         if op in _HELPER_CALLS:
             name = _HELPER_CALLS[op]
             self.helpers.add(name)
-            text = self.expr(args[-1])
+            text = args[-1]
             for arg in reversed(args[:-1]):
-                text = f"{name}({self.expr(arg)}, {text})"
-            return text, _ATOM
+                text = call(name, [arg, text])
+            return text
         if op == _OP.call:
-            return f"{self.expr(args[0])}({', '.join(self.expr(a) for a in args[1:])})", _ATOM
+            return call(args[0], args[1:])
         raise ValueError(f"unexpected isl AST operation {op}")
 
-    def _operand(self, expr: isl.AstExpr, prec: int, strict: bool) -> str:
-        text, own = self._expr(expr)
-        return f"({text})" if own < prec or (strict and own == prec) else text
+    def section(self, build: isl.AstBuild, low: isl.PwAff, length: isl.PwAff) -> _Section | None:
+        """The clause bounds of a section, where it has 1 to ``SECTION_LIMIT`` elements (None: nowhere).
+        A length that is not a number is printed as at least 1 (``polyopt_max``), which it is where the
+        guard holds, so that it never folds to the constant 0 when the parameters are macros."""
+        space = length.get_domain_space()
+        fits = length.ge_set(isl_util.const(space, 1)).intersect(length.le_set(isl_util.const(space, SECTION_LIMIT)))
+        if fits.is_empty():
+            return None
+        inside = build.restrict(fits)
+        text = self.expr(inside.expr_from_pw_aff(length))
+        if not text.isdigit():
+            self.helpers.add("polyopt_max")
+            text = call("polyopt_max", [text, "1"])
+        guard = "" if fits.complement().is_empty() else self.expr(build.expr_from_set(fits))
+        return _Section(self.expr(inside.expr_from_pw_aff(low)), text, guard)
 
     def nodes(self, node: isl.AstNode) -> tuple[CNode, ...]:
         kind = node.get_type()
@@ -169,41 +201,57 @@ class _Printer:
         raise ValueError(f"unexpected isl AST node {kind}")
 
     def _marked(self, mark: LoopMark, node: isl.AstNode) -> tuple[CNode, ...]:
-        pragma = _PRAGMAS.get(mark.kind)
-        if pragma is None or mark.depth is None:
+        sections = [self.sections[c.array] for c in mark.reductions if c.mode == SECTION]
+        if mark.kind not in _PRAGMAS or mark.depth is None or None in sections:
             return self.nodes(node)
         iterator = f"{self.prefix}{mark.depth}"
-        scope = _Locals(frozenset(c.array for c in mark.reductions if c.mode == ELEMENT))
-        self.locals.append(scope)
+        if iterator in self.members:  # a second mark on the member: the first one decides its loops
+            self.members[iterator].marks.append(mark)
+            return self.nodes(node)
+        member = self.members[iterator] = _Member([mark])
         self.printed.append(set())
         try:
             inner = self.nodes(node)
         finally:
-            self.locals.pop()
+            del self.members[iterator]
             statements = self.printed.pop()
-        if any(re.search(rf"\b{iterator}\b", element) for element in scope.sources.values()):
-            return self.nodes(node)  # the element varies along the loop after all: keep it sequential
-        clauses = tuple(self._clause(clause, scope) for clause in mark.reductions) + self._private(statements)
-        if mark.kind == PARALLEL_MARK:
-            clauses += ("schedule(static, 1)",) * mark.cyclic + self._enough_work(statements)
-        return _apply_pragma(inner, _LoopDecision(pragma, iterator, clauses, scope, self._section_limits(mark)))
+        if any(self._inner(source, mark.depth) for _, scope in member.loops for source in scope.sources.values()):
+            return self.nodes(node)  # a kept element varies along the loop after all: keep it sequential
+        kinds = {m.kind for m in member.marks}
+        reductions = tuple(dict.fromkeys(c for m in member.marks for c in m.reductions))
+        common = self._private(statements)
+        if PARALLEL_MARK in kinds:
+            cyclic = any(m.cyclic for m in member.marks if m.kind == PARALLEL_MARK)
+            common += ("schedule(static, 1)",) * cyclic + self._enough_work(statements)
+        loops = tuple(
+            (loop, tuple(c for c in (*(self._clause(r, scope) for r in reductions), *common) if c), scope)
+            for loop, scope in member.loops
+        )
+        guards = [self.sections[c.array].guard for c in reductions if c.mode == SECTION]
+        pragma = _BOTH if len(kinds) == 2 else _PRAGMAS[mark.kind]
+        return _apply_pragma(inner, _LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
+
+    def _inner(self, text: str, depth: int) -> bool:
+        """Whether ``text`` uses the iterator of a loop at ``depth`` or deeper."""
+        return any(int(level) >= depth for level in re.findall(rf"\b{re.escape(self.prefix)}(\d+)\b", text))
 
     def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
         if clause.mode == ELEMENT:
             names = [name for element, name in scope.names.items() if element.startswith(f"{clause.array}[")]
             return f"reduction({clause.op}:{', '.join(names)})" if names else ""
         if clause.mode == SECTION:
-            low, length = self.sections[clause.array]
-            return f"reduction({clause.op}:{clause.array}[{low}:{length}])"
+            section = self.sections[clause.array]
+            bounds = (operand(bound, CONDITIONAL, strict=True) for bound in (section.low, section.length))
+            return f"reduction({clause.op}:{clause.array}[{':'.join(bounds)}])"
         return f"reduction({clause.op}:{clause.array})"
 
     def _enough_work(self, statements: set[str]) -> tuple[str, ...]:
         """``if(...)``: run in parallel only for at least ``parallel_work`` statement instances."""
         if not statements <= set(self.extents):
             return ()
-        terms = [" * ".join(f"(long)({e})" for e in self.extents[name]) for name in sorted(statements)]
+        terms = [joined("*", [cast("long", e) for e in self.extents[name]]) for name in sorted(statements)]
         terms = [term for term in terms if term]
-        return (f"if({' + '.join(terms)} >= {self.parallel_work}L)",) if terms else ()
+        return (f"if({infix(joined('+', terms), '>=', f'{self.parallel_work}L')})",) if terms else ()
 
     def _private(self, statements: set[str]) -> tuple[str, ...]:
         """``private(...)`` of the contracted scalars that ``statements`` use."""
@@ -215,17 +263,20 @@ class _Printer:
         }
         return (f"private({', '.join(sorted(used))})",) if used else ()
 
-    def _section_limits(self, mark: LoopMark) -> tuple[str, ...]:
-        return tuple(f"{self.sections[c.array][1]} <= {SECTION_LIMIT}" for c in mark.reductions if c.mode == SECTION)
-
     def _for(self, node: isl.AstNode) -> CNode:
         iterator = self.expr(node.for_get_iterator())
         init = self.expr(node.for_get_init())
-        body = self.nodes(node.for_get_body())
         if node.for_is_degenerate():
-            return CBlock((CDecl(f"const int {iterator} = {init};"),) + body)
+            return CBlock((CDecl(f"const int {iterator} = {init};"),) + self.nodes(node.for_get_body()))
+        member = self.members.get(iterator)
+        scope = _Locals(member.kept_arrays() if member else frozenset())
+        self.locals.append(scope)
+        try:
+            body = self.nodes(node.for_get_body())
+        finally:
+            self.locals.pop()
         cond = node.for_get_cond()
-        return CFor(
+        loop = CFor(
             iterator,
             init,
             self.expr(cond),
@@ -233,6 +284,9 @@ class _Printer:
             body,
             bound=self._hoistable_bound(cond, iterator),
         )
+        if member:
+            member.loops.append((loop, scope))
+        return loop
 
     def _hoistable_bound(self, cond: isl.AstExpr, iterator: str) -> tuple[str, str] | None:
         """``(operator, bound)`` when ``cond`` is ``iterator <= f(...)`` with a non-trivial ``f``."""
@@ -254,7 +308,8 @@ class _Printer:
         return CStmt(print_statement(statement.body, substitution, elements, self.scalars))
 
     def _kept_elements(self, name: str, substitution: dict[str, str]) -> dict[str, str]:
-        """The reduced element of statement ``name`` -> its local, when a marked loop keeps it in one."""
+        """The reduced element of statement ``name`` -> its local, when the loops around it keep it in one
+        (each loop's local starts from the enclosing loop's)."""
         reduction = self.reductions.get(name)
         scopes = [scope for scope in self.locals if reduction and reduction.array in scope.arrays]
         if not scopes:
@@ -272,13 +327,13 @@ class _Printer:
 
 @dataclass(frozen=True)
 class _LoopDecision:
-    """What a mark does to the loops over ``iterator``."""
+    """What a mark does to the loops over ``iterator``: each loop's pragma clauses and kept elements,
+    and the condition for running them with the pragma (empty: always)."""
 
     pragma: str
     iterator: str
-    clauses: tuple[str, ...]
-    scope: _Locals
-    limits: tuple[str, ...]
+    loops: tuple[tuple[CFor, tuple[str, ...], _Locals], ...]
+    guard: str
 
 
 def _apply_pragma(nodes: tuple[CNode, ...], decision: _LoopDecision) -> tuple[CNode, ...]:
@@ -299,25 +354,17 @@ def _apply_pragma(nodes: tuple[CNode, ...], decision: _LoopDecision) -> tuple[CN
 
 def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
     """The loop with the pragma, guarded by the section limits and wrapped in its kept elements."""
-    node: CNode = _with_pragma(loop, decision.pragma, tuple(c for c in decision.clauses if c))
-    if decision.limits:
-        node = CIf(" && ".join(decision.limits), (node,), (loop,))
-    if not decision.scope.names:
+    clauses, scope = next((clauses, scope) for printed, clauses, scope in decision.loops if printed is loop)
+    node: CNode = replace(loop, pragmas=(decision.pragma,), clauses=clauses)
+    if decision.guard:
+        node = CIf(decision.guard, (node,), (loop,))
+    if not scope.names:
         return node
     first = re.sub(rf"\b{loop.iterator}\b", f"({loop.init})", loop.cond)
-    pairs = [(decision.scope.sources[element], name) for element, name in decision.scope.names.items()]
+    pairs = [(scope.sources[element], name) for element, name in scope.names.items()]
     kept = tuple(CDecl(f"__typeof__({source}) {name} = {source};") for source, name in pairs)
     back = tuple(CStmt(f"{source} = {name};") for source, name in pairs)
     return CIf(first, (CBlock(kept + (node,) + back),))
-
-
-def _with_pragma(loop: CFor, pragma: str, clauses: tuple[str, ...]) -> CFor:
-    """Add ``pragma`` to ``loop``; a parallel loop that is also a simd loop gets the combined form."""
-    merged = loop.clauses + tuple(c for c in clauses if c not in loop.clauses)
-    if pragma == "omp parallel for" and "omp simd" in loop.pragmas:
-        others = tuple(p for p in loop.pragmas if p != "omp simd")
-        return replace(loop, pragmas=others + ("omp parallel for simd",), clauses=merged)
-    return replace(loop, pragmas=loop.pragmas + (pragma,), clauses=merged)
 
 
 def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
@@ -331,10 +378,7 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: 
     build = isl.AstBuild.from_context(context).set_iterators(names)
     storage = storage or Storage()
     printer = _Printer(scop, iterator_prefix, storage)
-    printer.sections = {
-        array: (printer.expr(build.expr_from_pw_aff(low)), printer.expr(build.expr_from_pw_aff(length)))
-        for array, (low, length) in storage.sections.items()
-    }
+    printer.sections = {array: printer.section(build, low, length) for array, (low, length) in storage.sections.items()}
     printer.extents = {
         name: tuple(printer.expr(build.expr_from_pw_aff(extent)) for extent in extents)
         for name, extents in storage.extents.items()

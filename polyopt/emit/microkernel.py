@@ -21,6 +21,7 @@ from polyopt.analysis.idioms import Gemm
 from polyopt.analysis.microkernel import MicrokernelPlan
 from polyopt.emit.blas import ALLOC_HELPER, KIND_HELPER, all_positive, same_kind
 from polyopt.emit.cast import CIf, CNode, CStmt
+from polyopt.emit.cexpr import joined
 from polyopt.emit.splice import render_template
 
 MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", ALLOC_HELPER})
@@ -71,6 +72,6 @@ def microkernel_block(
     are all ``double`` or all ``float`` and no size is 0, else by ``loops``; ``cores`` chunks of columns,
     run in parallel from ``parallel_work`` multiply-adds (serially when it is None)."""
     elements = [f"{array}[0][0]" for array in (idiom.c, idiom.a, idiom.b)]
-    condition = f"{same_kind(elements)} && {all_positive(sizes)}"
+    condition = joined("&&", [same_kind(elements), all_positive(sizes)])
     lines = _code(idiom, sizes, plan, cores, parallel_work).rstrip("\n").split("\n")
     return CIf(condition, tuple(CStmt(line) for line in lines), loops)

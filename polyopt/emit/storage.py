@@ -14,13 +14,14 @@ from __future__ import annotations
 from polyopt.analysis.contraction import Contraction
 from polyopt.analysis.expansion import Expansion
 from polyopt.emit.cast import CBlock, CDecl, CIf, CNode, CStmt
+from polyopt.emit.cexpr import call, infix
 from polyopt.emit.isl_ast import Generated, print_parametric
 from polyopt.frontend.scop import Scop
 
 
 def _declaration(expansion: Expansion, sizes: list[str]) -> str:
-    rows = "".join(f"[polyopt_max({size}, 1)]" for size in sizes[1:])
-    count = f"(unsigned long)polyopt_max({sizes[0]}, 1)"
+    rows = "".join(f"[{call('polyopt_max', [size, '1'])}]" for size in sizes[1:])
+    count = f"(unsigned long){call('polyopt_max', [sizes[0], '1'])}"
     allocation = f"__builtin_malloc(sizeof(*{expansion.name}) * {count})"
     return f"__typeof__({expansion.scalar}) (*{expansion.name}){rows} = {allocation};"
 
@@ -32,7 +33,7 @@ def _last_value(expansion: Expansion, scop: Scop, prefix: str) -> tuple[tuple[CN
     where = expansion.last[0].domain().coalesce()
     indices, condition, helpers = print_parametric(scop, prefix, list(expansion.last), where)
     pairs = zip(indices, expansion.lows, strict=True)
-    element = "".join(f"[{index} - {low}]" if low else f"[{index}]" for index, low in pairs)
+    element = "".join(f"[{infix(index, '-', str(low))}]" if low else f"[{index}]" for index, low in pairs)
     assignment = CStmt(f"{expansion.scalar} = {expansion.name}{element};")
     return ((CIf(condition, (assignment,)),) if condition else (assignment,)), helpers
 

@@ -8,15 +8,16 @@ import pytest
 from pycparser import c_ast
 
 from polyopt import __version__
+from polyopt.analysis.reductions import find_reductions
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CBlock, CFor, CIf, CStmt
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import Generated, generate
+from polyopt.emit.isl_ast import Generated, Storage, generate
 from polyopt.emit.splice import HELPER_DEFINITIONS, RegionCode, render_region, splice
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import Region, find_regions
-from polyopt.marks import PARALLEL_MARK
+from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, ReductionClause
 from polyopt.model import PolyModel, build_model
 from polyopt.schedule_tree import insert_loop_mark
 
@@ -217,6 +218,78 @@ def test_parallel_mark_becomes_an_omp_pragma(model_of: ModelOf) -> None:
     assert isinstance(loop, CFor)
     assert loop.iterator == "t0"
     assert loop.pragmas == ("omp parallel for",)
+
+
+# -- marked loops: kept elements and sections ---------------------------------
+
+COLUMN_SUMS = "for (i = 0; i < m; i++)\n  for (j = 0; j < {n}; j++)\n    y[j] += A[i][j];\n"
+
+
+def _marked(
+    model_of: ModelOf, body: str, marks: list[tuple[str, ReductionClause]], sections: tuple[str, ...] = ()
+) -> str:
+    """The code for ``body`` with the given marks (outermost first) on its first band's first member."""
+    model = model_of(body)
+    node = model.schedule.get_root().child(0)
+    for kind, clause in marks:
+        node = insert_loop_mark(node, kind, (clause,)).child(0)
+    storage = Storage(find_reductions(model), {array: model.section(array) for array in sections})
+    return print_c(generate(node.get_schedule(), model.scop, "c", storage).code)
+
+
+def test_a_statement_without_a_loop_over_its_marked_member_updates_the_element_itself(model_of: ModelOf) -> None:
+    text = _marked(
+        model_of, "for (k = 0; k < 1; k++)\n  c[0] = c[0] + a[k];\n", [(SIMD_MARK, ReductionClause("+", "c", ELEMENT))]
+    )
+
+    assert text == "c[0] = c[0] + a[0];\n"
+
+
+def test_parallel_and_simd_marks_on_one_member_keep_the_element_in_one_local(model_of: ModelOf) -> None:
+    clause = ReductionClause("+", "c", ELEMENT)
+    body = "for (k = 0; k < n; k++)\n  c[0] = c[0] + a[k];\n"
+
+    text = _marked(model_of, body, [(PARALLEL_MARK, clause), (SIMD_MARK, clause)])
+
+    assert text == (
+        "if ((0) < n) {\n"
+        "  {\n"
+        "    __typeof__(c[0]) c0_red = c[0];\n"
+        "    #pragma omp parallel for simd reduction(+:c0_red)\n"
+        "    for (int c0 = 0; c0 < n; c0++) {\n"
+        "      c0_red = c0_red + a[c0];\n"
+        "    }\n"
+        "    c[0] = c0_red;\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+def test_a_section_runs_in_parallel_only_with_one_to_section_limit_elements(model_of: ModelOf) -> None:
+    mark = (PARALLEL_MARK, ReductionClause("+", "y", SECTION))
+
+    text = _marked(model_of, COLUMN_SUMS.format(n="n"), [mark], ("y",))
+
+    head, _, sequential = text.partition("} else {\n")
+    assert head.splitlines()[:2] == [
+        "if (m >= 1 && n >= 1 && n <= 16384) {",
+        "  #pragma omp parallel for reduction(+:y[0:polyopt_max(n, 1)])",
+    ]
+    assert "#pragma" not in sequential
+
+
+@pytest.mark.parametrize(("n", "pragma"), [("100", "#pragma omp parallel for reduction(+:y[0:100])"), ("20000", None)])
+def test_a_constant_section_length_is_printed_as_it_is_or_never_runs_in_parallel(
+    model_of: ModelOf, n: str, pragma: str | None
+) -> None:
+    mark = (PARALLEL_MARK, ReductionClause("+", "y", SECTION))
+
+    text = _marked(model_of, COLUMN_SUMS.format(n=n), [mark], ("y",))
+
+    if pragma is None:
+        assert "#pragma" not in text and "polyopt_max" not in text
+    else:
+        assert text.splitlines()[:2] == ["if (m >= 1) {", f"  {pragma}"]
 
 
 # -- splicing and helper definitions ------------------------------------------
