@@ -19,7 +19,7 @@ from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.analysis.inplace import InPlace, plan_in_place
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
-from polyopt.analysis.reductions import Reduction, find_reductions, relax
+from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
@@ -31,6 +31,7 @@ from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.emit.storage import with_contractions, with_expansions
 from polyopt.frontend.cparse import parse_region
+from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import check_parameter_macros, extract_scop
 from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
@@ -79,6 +80,7 @@ class Decisions:
     vector: VectorPlan
     notes: tuple[str, ...]
     reductions: tuple[Reduction, ...] = ()
+    non_reductions: tuple[NonReduction, ...] = ()
     expansions: Expansions = ()
     contractions: tuple[Contraction, ...] = ()
     in_place: tuple[InPlace, ...] = ()
@@ -251,6 +253,7 @@ def _report(
         + tuple(loop.describe() for loop in decisions.vector.loops),
         notes=decisions.notes,
         reductions=tuple(reduction.describe() for reduction in decisions.reductions),
+        non_reductions=tuple(update.describe() for update in decisions.non_reductions),
         expansions=tuple(expansion.describe() for expansion in decisions.expansions),
         in_place=tuple(place.describe() for place in decisions.in_place),
         contractions=tuple(contraction.describe() for contraction in decisions.contractions),
@@ -287,7 +290,7 @@ def _summary(options: Options, decisions: Decisions) -> str:
 
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
     try:
-        scop = extract_scop(parse_region(region, text), region.location)
+        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
         check_parameter_macros(scop, text)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
@@ -378,7 +381,8 @@ def _part(
     model, deps, places, declined = _in_place(original, original_deps, options)
     model, deps, expansions = _expanded(model, deps, options)
     schedule, decisions = model.schedule, NO_DECISIONS
-    reductions = find_reductions(model) if options.reassociate and not options.identity else ()
+    reassociating = options.reassociate and not options.identity
+    reductions = find_reductions(model) if reassociating else ()
     relaxed = relax(model, deps, reductions)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions, setting.values(), dead)
@@ -393,7 +397,9 @@ def _part(
         model, deps, expansions, reductions = original, original_deps, (), ()
         schedule, decisions = model.schedule, replace(NO_DECISIONS, notes=(message,))
     contractions = () if options.identity else plan_contractions(model, deps, schedule, dead, reductions)
-    decisions = replace(decisions, contractions=contractions)
+    decisions = replace(
+        decisions, contractions=contractions, non_reductions=non_reductions(model) if reassociating else ()
+    )
     scalars = {contraction.array: contraction.name for contraction in contractions}
     storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model), options.machine.parallel_work)
     generated = generate(schedule, model.scop, setting.prefix, storage)

@@ -43,6 +43,7 @@ class RegionReport:
     vector: tuple[str, ...]
     notes: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
+    non_reductions: tuple[str, ...] = ()
     expansions: tuple[str, ...] = ()
     in_place: tuple[str, ...] = ()
     contractions: tuple[str, ...] = ()
@@ -72,6 +73,8 @@ def format_report(report: RegionReport) -> str:
     lines.extend(_section("scalars kept in the elements they are stored to", report.in_place))
     lines.extend(_section("expanded scalars", report.expansions))
     lines.extend(_section("reductions (may be reordered)", report.reductions))
+    if report.non_reductions:
+        lines.extend(_section("updates kept in order", report.non_reductions))
     if report.fusion_candidates:
         lines.extend(_section("fusion candidates (cost model)", report.fusion_candidates))
     lines.append(f"  fusion: {report.fusion}")

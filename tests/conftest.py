@@ -13,7 +13,9 @@ A region body is written as a C snippet and wrapped in a small file named
 so positions inside the body are reported from line ``BODY_LINE`` (4) on.
 
 Fixtures: ``parse_body`` (body -> the pycparser compound statement),
-``scop_of`` (body -> ``Scop``), ``model_of`` (body -> ``PolyModel``).
+``scop_of`` (body -> ``Scop``), ``model_of`` (body -> ``PolyModel``).  ``scop_of`` and
+``model_of`` take file-scope declarations to put before line 1 as a second argument (the
+region's names are then of the types they declare).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from pycparser import c_ast
 
 from polyopt.frontend.cparse import parse_region
+from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import find_regions
 from polyopt.frontend.scop import Scop
@@ -46,10 +49,10 @@ def _parse_body(body: str) -> c_ast.Compound:
     return parse_region(region, text)
 
 
-def _scop_of(body: str) -> Scop:
-    text = _region_text(body)
+def _scop_of(body: str, declarations: str = "") -> Scop:
+    text = declarations + _region_text(body)
     (region,) = find_regions(text, FILENAME)
-    return extract_scop(parse_region(region, text), region.location)
+    return extract_scop(parse_region(region, text), region.location, declared_types(text, region))
 
 
 @pytest.fixture
@@ -58,10 +61,10 @@ def parse_body() -> Callable[[str], c_ast.Compound]:
 
 
 @pytest.fixture
-def scop_of() -> Callable[[str], Scop]:
+def scop_of() -> Callable[..., Scop]:
     return _scop_of
 
 
 @pytest.fixture
-def model_of() -> Callable[[str], PolyModel]:
-    return lambda body: build_model(_scop_of(body))
+def model_of() -> Callable[..., PolyModel]:
+    return lambda body, declarations="": build_model(_scop_of(body, declarations))

@@ -180,6 +180,18 @@ def test_internal_error_in_a_pass_leaves_the_region_unchanged_with_a_warning(mon
     assert "simulated failure inside a pass" in warning
 
 
+def test_an_update_not_associative_in_its_types_keeps_its_order_and_the_report_says_why() -> None:
+    text = "int s, num[100], den[100];\n" + _file("for (i = 0; i < n; i++)\n  s += (float) num[i] / den[i];\n")
+
+    (region,) = optimize_text(text, "k.c", Options()).regions
+
+    assert region.report is not None and region.code is not None
+    assert region.report.reductions == ()
+    (line,) = region.report.non_reductions
+    assert line.startswith("S0: s: not a reduction: integer accumulator with a floating term")
+    assert "reduction(" not in region.code.code
+
+
 # -- the cost models' inputs and decisions in the report -------------------------------
 
 TWO_NESTS = (

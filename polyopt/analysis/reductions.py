@@ -1,6 +1,7 @@
 """Reductions and the dependences they relax: seed 002 (BTO) per-thread copies, seed 000 Sec. 4.6.
 
-Public: ``Reduction``, ``find_reductions``, ``relax``, ``chain_operands``.
+Public: ``Reduction``, ``NonReduction``, ``find_reductions``, ``non_reductions``, ``relax``,
+``chain_operands``.
 
 A statement ``X[f] = X[f] op e`` (also ``X[f] op= e``; op ``+``, ``-`` or
 ``*``) whose ``e`` does not read ``X[f]`` is a reduction: its instances that
@@ -10,6 +11,15 @@ Floating-point sums then round differently, which ``--no-reassociate``
 forbids.  ``e`` may read other elements of ``X`` (``A[i][j] -= A[i][k] * A[j][k]``
 with ``k < j < i``) when no instance reads the element it updates and some
 element is updated more than once; such a reduction is not ``pure``.
+
+The operation must also be associative in the type it is computed and stored in (C's usual
+arithmetic conversions, ``polyopt.frontend.declarations``): an integer accumulator needs integer
+terms (integer sums wrap, so any order gives the same value), as ``int s; s += (float)a / b``
+truncates at every store; a floating accumulator takes any term (reordering only rounds
+differently); a ``_Bool`` one is never a sum, and a pointer one has no OpenMP reduction.  An
+accumulator whose type is declared elsewhere (PolyBench's ``DATA_TYPE``) is taken to be
+arithmetic; an integer one with a term of unknown type (a call) is not reordered.  Such updates
+are ``non_reductions``: they keep their order, and ``--report`` says why.
 
 Relaxing drops each reduction statement's dependences between its updates of
 one element.  Reads of ``X`` by other statements, and by the statement's own
@@ -23,6 +33,7 @@ a slower tiling for lu, 0.85 s -> 1.25 s at LARGE).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -30,6 +41,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from polyopt.analysis.dependences import FLOW, Dependence, Dependences, flow_relation
+from polyopt.frontend.declarations import BOOLEAN, FLOATING, INTEGER, UNKNOWN, CType, expression_type
 from polyopt.isl_util import maps_of
 from polyopt.model import PolyModel
 
@@ -70,14 +82,15 @@ def chain_operands(node: c_ast.Node, op: str, positive: bool = True) -> list[tup
     return [(node, positive)]
 
 
-def _reduction_op(body: c_ast.Node) -> str | None:
-    """``+`` or ``*`` when ``body`` updates its left-hand side element as a reduction; the added value
-    may read other elements (the caller checks with isl that they never are the updated one)."""
+def _reduction_op(body: c_ast.Node) -> tuple[str, list[c_ast.Node]] | None:
+    """``+`` or ``*``, and the terms it adds, when ``body`` updates its left-hand side element as a
+    reduction; the added value may read other elements (the caller checks with isl that they never
+    are the updated one)."""
     if not isinstance(body, c_ast.Assignment):
         return None
     target = _text(body.lvalue)
     if body.op in _COMPOUND:
-        return None if _contains(body.rvalue, target) else _COMPOUND[body.op]
+        return None if _contains(body.rvalue, target) else (_COMPOUND[body.op], [body.rvalue])
     if body.op != "=":
         return None
     for op in ("+", "*"):
@@ -85,7 +98,23 @@ def _reduction_op(body: c_ast.Node) -> str | None:
         own = [(term, positive) for term, positive in terms if _text(term) == target]
         others = [term for term, _ in terms if _text(term) != target]
         if len(terms) > 1 and len(own) == 1 and own[0][1] and not any(_contains(t, target) for t in others):
-            return op
+            return op, others
+    return None
+
+
+def _not_associative(accumulator: CType, terms: list[CType]) -> str | None:
+    """Why updating an ``accumulator`` with ``terms`` is no associative operation in its type, or None."""
+    if accumulator.pointer:
+        return "pointer accumulator (OpenMP has no reduction on pointers)"
+    if accumulator.kind == BOOLEAN:
+        return "_Bool accumulator (storing a sum into it is not modular)"
+    if any(term.pointer for term in terms):
+        return "pointer term"
+    kinds = {term.kind for term in terms}
+    if accumulator.kind == INTEGER and FLOATING in kinds:
+        return "integer accumulator with a floating term (every update truncates)"
+    if accumulator.kind == INTEGER and UNKNOWN in kinds:
+        return "integer accumulator with a term of unknown type (it may be floating)"
     return None
 
 
@@ -109,24 +138,49 @@ def _reorderable(access: isl.Map, others: list[isl.Map]) -> bool:
     return not others or not pairs.subtract(isl.Map.identity(pairs.get_space())).is_empty()
 
 
-def find_reductions(model: PolyModel) -> tuple[Reduction, ...]:
-    """Every statement of ``model`` that is a reduction (one write, whose element it reads once)."""
-    found: list[Reduction] = []
+@dataclass(frozen=True)
+class NonReduction:
+    """``statement`` updates ``array`` in the form of a reduction, but its updates keep their order: ``reason``."""
+
+    statement: str
+    array: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.statement}: {self.array}: not a reduction: {self.reason}"
+
+
+def _updates(model: PolyModel) -> Iterator[tuple[Reduction, str | None]]:
+    """Each statement of ``model`` that updates an element in the form of a reduction (one write,
+    whose element it reads once), and why its operation is not associative (None when it is)."""
+    declarations = model.scop.declarations
     for statement in model.scop.statements:
         if len(statement.writes) != 1:
             continue
         target = statement.writes[0]
         if [a for a in statement.reads if a == target] != [target]:
             continue
-        op = _reduction_op(statement.body)
-        if op is None:
+        found = _reduction_op(statement.body)
+        if found is None:
             continue
+        op, terms = found
         access = next(r.relation for r in model.references if r.statement == statement.name and r.is_write)
         others = _other_reads(model, statement.name, target.array, access)
         if not _reorderable(access, others):
             continue
-        found.append(Reduction(statement.name, target.array, op, len(target.subscripts), access, not others))
-    return tuple(found)
+        accumulator = expression_type(statement.body.lvalue, declarations)
+        reason = _not_associative(accumulator, [expression_type(term, declarations) for term in terms])
+        yield Reduction(statement.name, target.array, op, len(target.subscripts), access, not others), reason
+
+
+def find_reductions(model: PolyModel) -> tuple[Reduction, ...]:
+    """Every statement of ``model`` that is a reduction (see the module docstring)."""
+    return tuple(reduction for reduction, reason in _updates(model) if reason is None)
+
+
+def non_reductions(model: PolyModel) -> tuple[NonReduction, ...]:
+    """The updates of ``model`` in the form of a reduction whose operation is not associative in their types."""
+    return tuple(NonReduction(r.statement, r.array, reason) for r, reason in _updates(model) if reason is not None)
 
 
 def _updates_of_one_element(reductions: tuple[Reduction, ...]) -> isl.UnionMap:

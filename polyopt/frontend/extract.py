@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
+from polyopt.frontend.declarations import INTEGER, CType, Declarations
 from polyopt.frontend.scop import (
     Access,
     Affine,
@@ -443,8 +444,9 @@ def _identifiers(region: c_ast.Node) -> frozenset[str]:
     return frozenset(names)
 
 
-def extract_scop(region: c_ast.Compound, location: Location) -> Scop:
-    """Build the region's ``Scop``; raise ``UnsupportedRegion`` when it is not affine."""
+def extract_scop(region: c_ast.Compound, location: Location, declarations: Declarations | None = None) -> Scop:
+    """Build the region's ``Scop`` with the ``declarations`` visible at it; raise ``UnsupportedRegion``
+    when it is not affine."""
     written = _written_names(region)
     extractor = _Extractor(fallback=location, written=written)
     tree = extractor.block(region.block_items or [], _Context())
@@ -459,6 +461,9 @@ def extract_scop(region: c_ast.Compound, location: Location) -> Scop:
         parameters=tuple(extractor.parameters),
         identifiers=_identifiers(region),
         location=location,
+        declarations=(declarations or Declarations()).with_objects(
+            {name: CType(INTEGER) for name in extractor.all_iterators}
+        ),
     )
 
 

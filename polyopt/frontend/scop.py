@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from polyopt.diagnostics import Location
+from polyopt.frontend.declarations import Declarations
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,8 @@ class Scop:
     ``tree`` lists the top-level nodes in textual order; ``parameters`` are the
     names read in loop bounds, conditions and subscripts that the region never
     writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
-    name the region mentions, so that generated names avoid them.
+    name the region mentions, so that generated names avoid them; ``declarations`` the types
+    of the names it uses (its iterators are integers).
     """
 
     statements: tuple[Statement, ...]
@@ -154,6 +156,7 @@ class Scop:
     parameters: tuple[str, ...]
     identifiers: frozenset[str]
     location: Location
+    declarations: Declarations = field(default_factory=Declarations, compare=False, repr=False)
 
     def restricted(self, names: frozenset[str]) -> Scop:
         """The region with only the statements ``names`` (loops left empty disappear)."""

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pycparser import c_ast
 
 from polyopt.analysis.expansion import Expansion
+from polyopt.frontend.declarations import UNKNOWN, CType
 from polyopt.frontend.scop import Access, Affine, BinOp, Const, Scop, Statement, Var
 
 
@@ -71,4 +72,11 @@ def expand(scop: Scop, expansions: tuple[Expansion, ...]) -> Scop:
         element = _element(expansion)
         statements = tuple(replace_scalar(s, expansion.scalar, access, element) for s in statements)
     names = frozenset(expansion.name for expansion in expansions)
-    return replace(scop, statements=statements, identifiers=scop.identifiers | names)
+    declarations = scop.declarations.with_objects({e.name: _array_type(scop, e) for e in expansions})
+    return replace(scop, statements=statements, identifiers=scop.identifiers | names, declarations=declarations)
+
+
+def _array_type(scop: Scop, expansion: Expansion) -> CType:
+    """The type of the array that replaces the expansion's scalar: one level per loop over the scalar's."""
+    scalar = scop.declarations.objects.get(expansion.scalar, CType(UNKNOWN))
+    return CType(scalar.kind, scalar.levels + len(expansion.loops))

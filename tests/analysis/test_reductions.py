@@ -8,10 +8,12 @@ import islpy as isl
 import pytest
 
 from polyopt.analysis.dependences import FLOW, compute_dependences
-from polyopt.analysis.reductions import find_reductions, relax
-from polyopt.model import PolyModel
+from polyopt.analysis.expansion import plan_expansions
+from polyopt.analysis.reductions import find_reductions, non_reductions, relax
+from polyopt.model import PolyModel, build_model
+from polyopt.transform.expansion import expand
 
-ModelOf = Callable[[str], PolyModel]
+ModelOf = Callable[..., PolyModel]
 
 
 @pytest.mark.parametrize(
@@ -114,3 +116,65 @@ def test_relaxing_keeps_the_order_of_reads_of_other_elements(model_of: ModelOf) 
     assert relaxed.full.intersect(isl.UnionMap("[n] -> { S0[i, j] -> S0[i, j2] }")).is_empty()
     # the scheduler still sees them in order: only loops marked parallel or simd reorder them
     assert relaxed.reduced.is_equal(deps.reduced)
+
+
+_SUM = "for (i = 0; i < n; i++)\n  s += {term};\n"
+
+
+@pytest.mark.parametrize(
+    ("declarations", "term"),
+    [
+        ("float s; int a[100];", "a[i]"),  # a floating accumulator takes integer terms
+        ("int s; int a[100];", "a[i]"),
+        ("unsigned s; long a[100]; int b[100];", "a[i] * b[i] - 3"),
+        ("int s; double a[100];", "(int) (a[i] * 0.5)"),  # truncated before it is added
+        ("int s; double a[100];", "a[i] > 0.5"),  # a comparison is an int
+        ("DATA_TYPE s; DATA_TYPE a[100];", "a[i]"),  # declared in a header (PolyBench): arithmetic
+        ("double s;", "f(i)"),
+    ],
+)
+def test_updates_associative_in_their_types_are_reductions(model_of: ModelOf, declarations: str, term: str) -> None:
+    model = model_of(_SUM.format(term=term), declarations)
+
+    assert [r.array for r in find_reductions(model)] == ["s"] and non_reductions(model) == ()
+
+
+@pytest.mark.parametrize(
+    ("declarations", "term", "reason"),
+    [
+        ("int s; float a[100];", "a[i]", "integer accumulator with a floating term"),
+        ("int s; int num[100], den[100];", "(float) num[i] / den[i]", "integer accumulator with a floating term"),
+        ("int s; int a[100];", "a[i] * 0.5", "integer accumulator with a floating term"),
+        ("#define SCALE 1.5\nint s; int a[100];", "a[i] * SCALE", "integer accumulator with a floating term"),
+        ("typedef double real;\nint s; int a[100];", "(real) a[i] / 4", "integer accumulator with a floating term"),
+        ("long s; int a[100];", "f(a[i])", "integer accumulator with a term of unknown type"),
+        ("float *s; int a[100];", "a[i]", "pointer accumulator"),
+        ("_Bool s; int a[100];", "a[i]", "_Bool accumulator"),
+    ],
+)
+def test_updates_not_associative_in_their_types_keep_their_order(
+    model_of: ModelOf, declarations: str, term: str, reason: str
+) -> None:
+    model = model_of(_SUM.format(term=term), declarations)
+
+    assert find_reductions(model) == ()
+    ((update, text),) = [(u, u.describe()) for u in non_reductions(model)]
+    assert (update.statement, update.array) == ("S0", "s") and reason in text
+
+
+def test_a_product_into_an_integer_with_a_floating_factor_is_no_reduction(model_of: ModelOf) -> None:
+    model = model_of("for (i = 0; i < n; i++)\n  p = p * a[i] * 2.5;\n", "int p; int a[100];")
+
+    assert find_reductions(model) == () and [u.array for u in non_reductions(model)] == ["p"]
+
+
+def test_an_expanded_integer_accumulator_keeps_its_type(model_of: ModelOf) -> None:
+    """``t`` becomes an array ``t_...[i]``; its updates by floating terms must stay in order there too."""
+    body = "for (i = 0; i < n; i++) {\n  t = 0;\n  for (j = 0; j < n; j++)\n    t += A[i][j] / 3.0;\n  y[i] = t;\n}\n"
+    model = model_of(body, "int t; int A[100][100], y[100];")
+    expansions = plan_expansions(model, compute_dependences(model), model.scop.identifiers)
+    expanded = build_model(expand(model.scop, expansions))
+
+    assert [e.scalar for e in expansions] == ["t"]
+    assert find_reductions(expanded) == ()
+    assert [u.array for u in non_reductions(expanded)] == [expansions[0].name]

@@ -83,3 +83,11 @@ SIZES = [("", ()), ("-long", ("N=20000", "M=3"))]
 def test_reduction_keeps_the_result(tmp_path: Path, name: str, defines: tuple[str, ...]) -> None:
     check_case(tmp_path, name, CASES[name], defines, exact_flags=["--no-reassociate"])
     assert "reduction(" not in (tmp_path / f"{name}-1.polyopt.c").read_text()
+
+
+def test_an_integer_sum_of_floating_terms_keeps_its_order(tmp_path: Path) -> None:
+    """``s`` (a ``long``) truncates every partial sum of its ``double`` terms toward zero: summed in
+    another order or in per-thread parts the result changes, so no clause may privatize it."""
+    body = "for (i = 0; i < M; i++)\n  for (j = 0; j < N; j++)\n    s += (double) (B[i][j] * 5 - 1) / 2;\n"
+    check_case(tmp_path, "integer-sum", Case("long", body, ""), (), exact_flags=["--no-reassociate"])
+    assert "reduction(" not in (tmp_path / "integer-sum-0.polyopt.c").read_text()

@@ -1,0 +1,318 @@
+"""The C types of the names a region uses, read from the declarations before it (no preprocessor).
+
+Public: ``INTEGER``, ``FLOATING``, ``BOOLEAN``, ``UNKNOWN``, ``CType``, ``Declarations``,
+``declared_types``, ``expression_type``.
+
+Visible at a region are the file-scope declarations before it, the parameters of the function
+around it and the declarations of the blocks that enclose it: closed blocks (other functions'
+bodies, earlier loops), other functions' parameter lists and prototypes are skipped.  Object-like
+macros count as well: ``#define DATA_TYPE double`` names a type, ``#define ALPHA 1.5`` a
+floating constant.  PolyBench's ``POLYBENCH_2D(A, N, M, n, m)`` declares ``A`` with two
+subscripts.  A type name that is declared elsewhere (a header) has an ``UNKNOWN`` kind; so has
+an expression whose type cannot be told (a call, an undeclared name).  An expression's type follows
+C's usual arithmetic conversions: floating when an operand is floating, integer when all are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from polyopt.frontend.regions import Region, blank_comments
+
+INTEGER, FLOATING, BOOLEAN, UNKNOWN = "integer", "floating", "boolean", "unknown"
+
+_FLOATING_WORDS = {"float", "double", "_Complex", "float_t", "double_t"}
+_INTEGER_WORDS = {"char", "short", "int", "long", "signed", "unsigned", "enum"}
+_BOOLEAN_WORDS = {"_Bool", "bool"}
+_INTEGER_TYPEDEF = re.compile(r"u?int(?:_least|_fast)?\d+_t|u?intmax_t|u?intptr_t|s?size_t|ptrdiff_t|wchar_t|off_t")
+_QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic"}
+_STORAGE = {"static", "extern", "register", "auto", "inline", "__inline", "_Thread_local", "typedef"}
+_TAGS = {"struct", "union"}
+_SPECIFIERS = _FLOATING_WORDS | _INTEGER_WORDS | _BOOLEAN_WORDS | _QUALIFIERS | _STORAGE | {"void"}
+_STATEMENT_WORDS = {"if", "else", "for", "while", "do", "return", "break", "continue", "goto", "switch", "case"}
+_KEYWORDS = _SPECIFIERS | _TAGS | _STATEMENT_WORDS | {"default", "sizeof", "_Alignof"}
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\.?\d(?:[eEpP][-+]|[\w.])*|\S")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_LITERAL = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*", re.M)
+_DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)(?![\w(])((?:[^\n\\]|\\.|\\\n)*)")
+_UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")
+_POLYBENCH_ARRAY = re.compile(r"\bPOLYBENCH_(\d)D\s*\(\s*([A-Za-z_]\w*)[^()]*\)")
+
+
+@dataclass(frozen=True)
+class CType:
+    """A type: the ``kind`` of its base type and the pointer or array ``levels`` over it."""
+
+    kind: str
+    levels: int = 0
+
+    @property
+    def pointer(self) -> bool:
+        return self.levels > 0
+
+    def element(self, subscripts: int) -> CType:
+        """The type of the name subscripted ``subscripts`` times (``UNKNOWN`` past its levels)."""
+        return CType(self.kind, self.levels - subscripts) if subscripts <= self.levels else CType(UNKNOWN)
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """The types of the objects (variables, number macros) and of the type names visible at a region."""
+
+    objects: Mapping[str, CType] = field(default_factory=dict)
+    type_names: Mapping[str, CType] = field(default_factory=dict)
+
+    def with_objects(self, objects: Mapping[str, CType]) -> Declarations:
+        return Declarations({**self.objects, **objects}, self.type_names)
+
+
+def _base(words: list[str], type_names: Mapping[str, CType]) -> CType | None:
+    """The type that the specifier ``words`` name, or None when they name none."""
+    if any(word in _FLOATING_WORDS for word in words):
+        return CType(FLOATING)
+    if any(word in _BOOLEAN_WORDS for word in words):
+        return CType(BOOLEAN)
+    if any(word in _INTEGER_WORDS or _INTEGER_TYPEDEF.fullmatch(word) for word in words):
+        return CType(INTEGER)
+    for word in words:
+        if word in type_names:
+            return type_names[word]
+    if any(word in _TAGS or word == "void" or word not in _KEYWORDS for word in words):
+        return CType(UNKNOWN)
+    return None
+
+
+def _literal_type(text: str) -> CType | None:
+    """The type of a C number literal (possibly signed or parenthesized), or None when ``text`` is none."""
+    text = text.strip().strip("()").strip().lstrip("+-")
+    if re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", text):
+        return CType(INTEGER)
+    if re.fullmatch(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[fFlL]?|0[xX][0-9a-fA-F.]+[pP][-+]?\d+[fFlL]?", text):
+        return CType(FLOATING)
+    return None
+
+
+def _macros(text: str) -> tuple[dict[str, CType], dict[str, CType]]:
+    """The object-like macros of ``text`` that stand for a number, and those that stand for a type."""
+    objects: dict[str, CType] = {}
+    type_names: dict[str, CType] = {}
+    for directive in _DIRECTIVE.finditer(text):
+        line = directive.group(0).strip()
+        undef = _UNDEF.match(line)
+        if undef:
+            objects.pop(undef[1], None)
+            type_names.pop(undef[1], None)
+        define = _DEFINE.match(line)
+        if define is None:
+            continue
+        value = define[2].replace("\\\n", " ").strip()
+        words = value.split()
+        number = _literal_type(value)
+        if number is not None:
+            _define(objects, define[1], number)
+        elif words and all(w in _SPECIFIERS or w in type_names or _INTEGER_TYPEDEF.fullmatch(w) for w in words):
+            _define(type_names, define[1], _base(words, type_names) or CType(UNKNOWN))
+    return objects, type_names
+
+
+def _define(table: dict[str, CType], name: str, ctype: CType) -> None:
+    """Record a macro's type; one defined twice with different types (``#if`` branches) is ``UNKNOWN``."""
+    table[name] = ctype if table.get(name, ctype) == ctype else CType(UNKNOWN)
+
+
+def _visible_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` (a file up to a region) that the region can see: closed blocks become
+    ``;`` (the bodies of structures and initializers disappear), and parenthesized groups other than
+    those that open an enclosing block (its function's parameter list, its loops' headers) and
+    parenthesized declarators ``(*name)`` are emptied."""
+    text = _POLYBENCH_ARRAY.sub(lambda m: m[2] + "[]" * int(m[1]), _LITERAL.sub("0", text))
+    tokens: list[str] = []
+    opened: list[int] = []
+    for token in _TOKEN.findall(text):
+        if token == "}" and opened:
+            start = opened.pop()
+            del tokens[start:]
+            if tokens[-1:] == ["="] or {"struct", "union", "enum"} & set(tokens[-2:]):
+                continue
+            token = ";"
+        elif token == "{":
+            opened.append(len(tokens))
+        tokens.append(token)
+    kept: list[str] = []
+    groups: list[int] = []
+    for index, token in enumerate(tokens):
+        kept.append(token)
+        if token == "(":
+            groups.append(len(kept))
+        elif token == ")" and groups:
+            start = groups.pop()
+            declarator = kept[start : start + 1] == ["*"]
+            named = start >= 2 and _IDENT.fullmatch(kept[start - 2]) is not None
+            if named and not declarator and tokens[index + 1 : index + 2] != ["{"]:
+                del kept[start:-1]
+    return kept
+
+
+class _Scanner:
+    """Reads the declarations in a token list (``_visible_tokens``) into ``objects`` and ``type_names``."""
+
+    def __init__(self, tokens: list[str], objects: dict[str, CType], type_names: dict[str, CType]) -> None:
+        self.tokens = tokens
+        self.objects = objects
+        self.type_names = type_names
+
+    def at(self, index: int) -> str:
+        return self.tokens[index] if index < len(self.tokens) else ";"
+
+    def scan(self) -> None:
+        depth = 0
+        for index, token in enumerate(self.tokens):
+            if index == 0 or self.tokens[index - 1] in (";", "{", "}", "(", ","):
+                self.declaration(index, in_list=depth > 0)
+            depth += {"(": 1, ")": -1}.get(token, 0)
+
+    def specifiers(self, index: int) -> tuple[list[str], int]:
+        """The specifier words from ``index`` on (a type name not declared here is one when a name
+        follows it), and the index after them."""
+        words: list[str] = []
+        while True:
+            token, following = self.at(index), self.at(index + 1)
+            if token in _TAGS and _IDENT.fullmatch(following):
+                words.extend((token, following))
+                index += 2
+            elif token in _SPECIFIERS or token in self.type_names:
+                words.append(token)
+                index += 1
+            elif _IDENT.fullmatch(token) and token not in _KEYWORDS and _IDENT.fullmatch(following):
+                words.append(token)
+                index += 1
+            else:
+                return words, index
+
+    def declaration(self, index: int, in_list: bool) -> None:
+        words, index = self.specifiers(index)
+        base = _base(words, self.type_names)
+        if base is None:
+            return
+        table = self.type_names if "typedef" in words else self.objects
+        for name, levels in self.declarators(index, in_list):
+            table[name] = CType(base.kind, base.levels + levels)
+
+    def declarators(self, index: int, in_list: bool) -> Iterator[tuple[str, int]]:
+        """Each declared object's name and its levels over the base type; stops at what is no declarator."""
+        while True:
+            levels = 0
+            while self.at(index) == "*" or self.at(index) in _QUALIFIERS:
+                levels += self.at(index) == "*"
+                index += 1
+            inner = self.at(index) == "(" and self.at(index + 1) == "*"
+            if inner:
+                index += 1
+                while self.at(index) == "*":
+                    levels, index = levels + 1, index + 1
+            name = self.at(index)
+            if not _IDENT.fullmatch(name) or name in _KEYWORDS:
+                return
+            index += 1
+            if inner:
+                if self.at(index) != ")":
+                    return
+                index += 1
+            function = False
+            while self.at(index) in ("[", "("):
+                function |= self.at(index) == "("
+                levels += self.at(index) == "["
+                index = self.after_group(index)
+            if self.at(index) == "=":
+                index = self.after_initializer(index + 1)
+            if not function:
+                yield name, levels
+            if self.at(index) != "," or in_list:
+                return
+            index += 1
+
+    def after_group(self, index: int) -> int:
+        """The index after the bracket or parenthesis group that opens at ``index``."""
+        depth = 0
+        while index < len(self.tokens):
+            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(self.tokens[index], 0)
+            index += 1
+            if depth == 0:
+                break
+        return index
+
+    def after_initializer(self, index: int) -> int:
+        while self.at(index) not in (",", ";", ")", "]"):
+            index = self.after_group(index) if self.at(index) in ("(", "[") else index + 1
+        return index
+
+
+def declared_types(text: str, region: Region) -> Declarations:
+    """The declarations visible at ``region`` of the file ``text`` (see the module docstring)."""
+    before = blank_comments(text[: region.start])
+    objects, type_names = _macros(before)
+    _Scanner(_visible_tokens(_DIRECTIVE.sub("", before)), objects, type_names).scan()
+    return Declarations(objects, type_names)
+
+
+def _arithmetic(left: CType, right: CType, op: str = "+") -> CType:
+    """The type of ``left op right`` under the usual arithmetic conversions (pointer arithmetic for ``+ -``)."""
+    if left.pointer or right.pointer:
+        if op == "-" and left.pointer and right.pointer:
+            return CType(INTEGER)
+        return left if left.pointer else right
+    if FLOATING in (left.kind, right.kind):
+        return CType(FLOATING)
+    if UNKNOWN in (left.kind, right.kind):
+        return CType(UNKNOWN)
+    return CType(INTEGER)
+
+
+def _cast_type(typename: c_ast.Typename, declarations: Declarations) -> CType:
+    levels = 0
+    node = typename.type
+    while isinstance(node, c_ast.PtrDecl):
+        levels, node = levels + 1, node.type
+    if not isinstance(node, c_ast.TypeDecl) or not isinstance(node.type, c_ast.IdentifierType):
+        return CType(UNKNOWN)
+    base = _base(list(node.type.names), declarations.type_names) or CType(UNKNOWN)
+    return CType(base.kind, base.levels + levels)
+
+
+def expression_type(node: c_ast.Node, declarations: Declarations) -> CType:
+    """The type of the expression ``node`` (``UNKNOWN`` kind where it cannot be told)."""
+    if isinstance(node, c_ast.Constant):
+        if node.type == "string":
+            return CType(INTEGER, 1)
+        return CType(FLOATING if "float" in node.type or "double" in node.type else INTEGER)
+    if isinstance(node, c_ast.ID):
+        return declarations.objects.get(node.name, CType(UNKNOWN))
+    if isinstance(node, c_ast.ArrayRef):
+        subscripts = 0
+        while isinstance(node, c_ast.ArrayRef):
+            subscripts, node = subscripts + 1, node.name
+        return expression_type(node, declarations).element(subscripts) if isinstance(node, c_ast.ID) else CType(UNKNOWN)
+    if isinstance(node, c_ast.Cast):
+        return _cast_type(node.to_type, declarations)
+    if isinstance(node, c_ast.UnaryOp):
+        if node.op in ("!", "sizeof", "_Alignof"):
+            return CType(INTEGER)
+        operand = expression_type(node.expr, declarations)
+        if node.op in ("-", "+", "~"):
+            return CType(INTEGER) if operand.kind == BOOLEAN and not operand.pointer else operand
+        return CType(UNKNOWN)
+    if isinstance(node, c_ast.BinaryOp):
+        if node.op in ("<", ">", "<=", ">=", "==", "!=", "&&", "||", "&", "|", "^", "<<", ">>"):
+            return CType(INTEGER)
+        left, right = expression_type(node.left, declarations), expression_type(node.right, declarations)
+        return _arithmetic(left, right, node.op)
+    if isinstance(node, c_ast.TernaryOp):
+        return _arithmetic(expression_type(node.iftrue, declarations), expression_type(node.iffalse, declarations))
+    if isinstance(node, c_ast.ExprList) and node.exprs:
+        return expression_type(node.exprs[-1], declarations)
+    return CType(UNKNOWN)
