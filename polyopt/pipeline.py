@@ -362,15 +362,44 @@ class _Part:
 
 
 def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
-    part, left = _library_part(region, scop, options, setting)
+    scop, dropped = _executed(scop, _context(options))
+    part, left = _library_part(region, scop, options, setting) if scop.statements else (_nothing(region, setting), ())
     if part is None:
         part = _part(region, scop, _context(options), options, setting)
         part = replace(part, report=replace(part.report, library=left)) if left else part
     finals, assigned = _final_values(scop, setting)
-    report = replace(part.report, notes=(*part.report.notes, *assigned))
+    report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
     printed = print_c(part.generated.code + finals.code, region.indent)
     helpers = part.generated.helpers | finals.helpers
     return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
+
+
+def _executed(scop: Scop, ctx: isl.Context) -> tuple[Scop, tuple[str, ...]]:
+    """``scop`` without the statements that never execute (their domains are empty for every value of
+    the parameters), and a note for each."""
+    domains = build_model(scop, ctx).domains
+    empty = [statement for statement in scop.statements if domains[statement.name].is_empty()]
+    if not empty:
+        return scop, ()
+    notes = tuple(f"{s.name} (line {s.location.line}) never executes (its domain is empty): left out" for s in empty)
+    return scop.restricted(frozenset(domains) - {statement.name for statement in empty}), notes
+
+
+def _nothing(region: Region, setting: _Setting) -> _Part:
+    """The part of a region none of whose statements ever executes: no code."""
+    report = RegionReport(
+        index=region.index,
+        location=region.location,
+        parameters=tuple(setting.describe(name) for name in setting.parameters),
+        statements=(),
+        dependences=(),
+        fusion="none (no statement executes)",
+        schedule=(),
+        tiles=(),
+        parallel=(),
+        vector=(),
+    )
+    return _Part(Generated((), frozenset()), report, (), "no statement ever executes")
 
 
 def _final_values(scop: Scop, setting: _Setting) -> tuple[Generated, tuple[str, ...]]:
