@@ -1,6 +1,6 @@
 """Model stage: the frontend's ``Scop`` as isl objects.
 
-Public: ``PolyModel``, ``build_model``.  Each statement gets its domain,
+Public: ``PolyModel``, ``build_model``, ``iterator_values``.  Each statement gets its domain,
 read and write access relations, and the region's original execution order
 becomes an isl schedule tree (one band per loop, sequences for statement
 order; decreasing loops are scheduled by the negated iterator).
@@ -17,12 +17,14 @@ from polyopt import isl_util
 from polyopt.frontend.scop import (
     Access,
     Affine,
+    BinOp,
     Compare,
     Condition,
     Const,
     Divisible,
     Logic,
     Loop,
+    LoopExit,
     Neg,
     Node,
     Not,
@@ -220,3 +222,55 @@ def build_model(scop: Scop, ctx: isl.Context | None = None) -> PolyModel:
         references=tuple(references),
         schedule=_schedule(scop.tree, domains, scop),
     )
+
+
+def _exit_value(loop: LoopExit, name: str, scop: Scop, ctx: isl.Context) -> isl.Map:
+    """``name[enclosing iterators] -> [value]``: what ``loop`` leaves in its variable, wherever it starts."""
+    outer = [iterator for _, iterator, _ in loop.enclosing]
+    space = isl_util.statement_space(ctx, name, [*outer, loop.variable], scop.parameters)
+    var = Var(loop.variable)
+    first = Compare(">=" if loop.step > 0 else "<=", var, loop.lower)
+    distance = BinOp("-", var, loop.lower) if loop.step > 0 else BinOp("-", loop.lower, var)
+    runs = reduce(lambda left, right: Logic("and", left, right), loop.bounds)
+    conditions = (*loop.constraints, first, Divisible(distance, abs(loop.step)), Not(runs))
+    values = reduce(isl.Set.intersect, [_condition(condition, space) for condition in conditions])
+    relation = isl.Map.from_range(values).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, len(outer))
+    relation = relation.set_tuple_name(isl.dim_type.in_, name).reset_tuple_id(isl.dim_type.out)
+    return relation.lexmin() if loop.step > 0 else relation.lexmax()
+
+
+def _exit_time(loop: LoopExit, name: str, scop: Scop, ctx: isl.Context, dims: int) -> isl.Map:
+    """``name[enclosing iterators] -> [time]``: when ``loop`` ends in the original order (``dims`` dimensions)."""
+    space = isl_util.statement_space(ctx, name, [iterator for _, iterator, _ in loop.enclosing], scop.parameters)
+    times: list[isl.PwAff] = []
+    for rank, iterator, direction in loop.enclosing:
+        value = isl_util.var(space, iterator)
+        times += [isl_util.const(space, rank), value if direction > 0 else value.neg()]
+    times.append(isl_util.const(space, loop.rank))
+    times += [isl_util.const(space, 0)] * (dims - len(times))
+    relation = isl.Map.from_domain(isl.Set.universe(space))
+    for time in times:
+        relation = relation.flat_range_product(isl.Map.from_pw_aff(time))
+    return relation.set_tuple_name(isl.dim_type.in_, name)
+
+
+def iterator_values(scop: Scop, ctx: isl.Context | None = None) -> dict[str, isl.PwAff]:
+    """For each variable that ``scop.exits`` leave a value in, its value after the region as a function of
+    the parameters: the value that the last of its loops to start left in it.  Undefined where none starts."""
+    ctx = ctx or isl.DEFAULT_CONTEXT
+    dims = 2 * max((len(loop.enclosing) for loop in scop.exits), default=0) + 1
+    timings: dict[str, isl.UnionMap] = {}
+    values: dict[str, isl.UnionMap] = {}
+    for index, loop in enumerate(scop.exits):
+        name = f"exit{index}"
+        value = _exit_value(loop, name, scop, ctx)
+        timing = _exit_time(loop, name, scop, ctx, dims).intersect_domain(value.domain())
+        timings[loop.variable] = timings.get(loop.variable, isl.UnionMap.empty(timing.get_space())).union(timing)
+        values[loop.variable] = values.get(loop.variable, isl.UnionMap.empty(value.get_space())).union(value)
+    finals: dict[str, isl.PwAff] = {}
+    for variable, timing in timings.items():
+        last = timing.intersect_range(timing.range().lexmax()).domain()
+        left = values[variable].intersect_domain(last).range()
+        if not left.is_empty():
+            finals[variable] = isl.Set.from_union_set(left).dim_max(0).coalesce()
+    return finals

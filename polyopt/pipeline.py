@@ -24,6 +24,7 @@ from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
+from polyopt.emit.cast import CIf, CNode, CStmt
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
 from polyopt.emit.microkernel import MICROKERNEL_HELPERS, microkernel_block
@@ -33,11 +34,12 @@ from polyopt.emit.storage import with_contractions, with_expansions
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import check_parameter_macros, extract_scop
+from polyopt.frontend.liveness import live_after
 from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
 from polyopt.frontend.scop import Scop
 from polyopt.marks import PARALLEL_MARK, SECTION, SIMD_MARK
-from polyopt.model import PolyModel, build_model
+from polyopt.model import PolyModel, build_model, iterator_values
 from polyopt.options import Options
 from polyopt.report import DependenceLine, RegionReport, StatementLine
 from polyopt.schedule_tree import band_nodes, carries, describe_schedule, parent_mark, schedule_respects
@@ -292,6 +294,8 @@ def _optimize_region(region: Region, text: str, options: Options, prefix: str) -
     try:
         scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
         check_parameter_macros(scop, text)
+        live = live_after(region, text, {loop.variable for loop in scop.exits})
+        scop = replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:
@@ -361,14 +365,61 @@ class _Part:
 
 
 def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
-    part, left = _library_part(region, scop, options, setting)
+    scop, dropped = _executed(scop, _context(options))
+    part, left = _library_part(region, scop, options, setting) if scop.statements else (_nothing(region, setting), ())
     if part is None:
         part = _part(region, scop, _context(options), options, setting, _dead_arrays(region, options))
         part = replace(part, report=replace(part.report, library=left)) if left else part
-    printed = print_c(part.generated.code, region.indent)
-    return RegionOutcome(
-        region, RegionCode(region, printed, part.generated.helpers, part.summary), part.report, part.warnings
+    finals, assigned = _final_values(scop, setting)
+    report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
+    printed = print_c(part.generated.code + finals.code, region.indent)
+    helpers = part.generated.helpers | finals.helpers
+    return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
+
+
+def _executed(scop: Scop, ctx: isl.Context) -> tuple[Scop, tuple[str, ...]]:
+    """``scop`` without the statements that never execute (their domains are empty for every value of
+    the parameters), and a note for each."""
+    domains = build_model(scop, ctx).domains
+    empty = [statement for statement in scop.statements if domains[statement.name].is_empty()]
+    if not empty:
+        return scop, ()
+    notes = tuple(f"{s.name} (line {s.location.line}) never executes (its domain is empty): left out" for s in empty)
+    return scop.restricted(frozenset(domains) - {statement.name for statement in empty}), notes
+
+
+def _nothing(region: Region, setting: _Setting) -> _Part:
+    """The part of a region none of whose statements ever executes: no code."""
+    report = RegionReport(
+        index=region.index,
+        location=region.location,
+        parameters=tuple(setting.describe(name) for name in setting.parameters),
+        statements=(),
+        dependences=(),
+        fusion="none (no statement executes)",
+        schedule=(),
+        tiles=(),
+        parallel=(),
+        vector=(),
     )
+    return _Part(Generated((), frozenset()), report, (), "no statement ever executes")
+
+
+def _final_values(scop: Scop, setting: _Setting) -> tuple[Generated, tuple[str, ...]]:
+    """Code that gives each variable of ``scop.exits`` the value the region's loops leave in it (the generated
+    loops have iterators of their own), where one of its loops starts; and a report note for each."""
+    code: list[CNode] = []
+    notes: list[str] = []
+    helpers: frozenset[str] = frozenset()
+    for variable, value in iterator_values(scop).items():
+        where = value.domain()
+        always = where.is_equal(isl.Set.universe(where.get_space()))
+        (text,), condition, used = print_parametric(scop, setting.prefix, [value], None if always else where)
+        assignment = CStmt(f"{variable} = {text};")
+        code.append(CIf(condition, (assignment,)) if condition else assignment)
+        notes.append(f"after the region, {variable} = {text}" + (f" when {condition}" if condition else ""))
+        helpers |= used
+    return Generated(tuple(code), helpers), tuple(notes)
 
 
 def _part(

@@ -13,7 +13,7 @@ is rejected.  In loop bounds, conditions and subscripts, ``min``/``max``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -29,6 +29,7 @@ from polyopt.frontend.scop import (
     Divisible,
     Logic,
     Loop,
+    LoopExit,
     Neg,
     Node,
     Not,
@@ -139,10 +140,12 @@ def _base_name(node: c_ast.Node) -> str:
 
 @dataclass
 class _Context:
-    """What encloses the node being extracted (immutable use: copied on descent)."""
+    """What encloses the node being extracted (immutable use: copied on descent): the iterators,
+    the conditions, and ``(rank, iterator, direction)`` of each enclosing loop."""
 
     iterators: tuple[str, ...] = ()
     constraints: tuple[Condition, ...] = ()
+    loops: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass
@@ -153,6 +156,9 @@ class _Extractor:
     parameters: dict[str, None] = field(default_factory=dict)
     all_iterators: set[str] = field(default_factory=set)
     array_ranks: dict[str, int] = field(default_factory=dict)
+    exits: list[LoopExit] = field(default_factory=list)
+    rank: int = 0
+    used_under: dict[str, set[int]] = field(default_factory=dict)  # name -> ranks of outermost loops of its uses
 
     def fail(self, message: str, node: c_ast.Node) -> UnsupportedRegion:
         return UnsupportedRegion(message, _location(node, self.fallback))
@@ -240,10 +246,10 @@ class _Extractor:
             return (loop,) if loop.body else ()
         if isinstance(node, c_ast.If):
             cond = self.condition(node.cond, ctx)
-            then = self.node(node.iftrue, _Context(ctx.iterators, ctx.constraints + (cond,)))
+            then = self.node(node.iftrue, replace(ctx, constraints=ctx.constraints + (cond,)))
             if node.iffalse is None:
                 return then
-            other = self.node(node.iffalse, _Context(ctx.iterators, ctx.constraints + (Not(cond),)))
+            other = self.node(node.iffalse, replace(ctx, constraints=ctx.constraints + (Not(cond),)))
             return then + other
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
             return (self.statement(node, ctx),)
@@ -279,8 +285,22 @@ class _Extractor:
             distance = BinOp("-", var, lower) if step > 0 else BinOp("-", lower, var)
             constraints += (Divisible(distance, abs(step)),)
         self.all_iterators.add(iterator)
-        body_ctx = _Context(inner.iterators, ctx.constraints + constraints)
-        return Loop(iterator, 1 if step > 0 else -1, self.node(node.stmt, body_ctx))
+        direction = 1 if step > 0 else -1
+        if not isinstance(node.init, c_ast.DeclList):
+            self.check_accesses_before(iterator, ctx, node)
+        start, self.rank = self.rank, self.rank + 1
+        loops = ctx.loops + ((start, iterator, direction),)
+        body = self.node(node.stmt, _Context(inner.iterators, ctx.constraints + constraints, loops))
+        end, self.rank = self.rank, self.rank + 1
+        if not isinstance(node.init, c_ast.DeclList):
+            self.exits.append(LoopExit(iterator, ctx.loops, end, ctx.constraints, lower, step, bounds))
+        return Loop(iterator, direction, body)
+
+    def check_accesses_before(self, iterator: str, ctx: _Context, node: c_ast.For) -> None:
+        """A statement may use the variable ``iterator`` before the loops over it, but not inside a loop
+        around one of them: its later instances would see what the loop left, which is not modelled."""
+        if ctx.loops and ctx.loops[0][0] in self.used_under.get(iterator, set()):
+            raise self.fail(f"'{iterator}' is used by a statement and is the iterator of a later loop", node)
 
     def loop_init(self, node: c_ast.For, ctx: _Context) -> tuple[str, Affine]:
         init = node.init
@@ -348,6 +368,9 @@ class _Extractor:
         reads: list[Access] = []
         writes: list[Access] = []
         self.collect(node, ctx, reads, writes)
+        for access in reads + writes:
+            if ctx.loops:
+                self.used_under.setdefault(access.array, set()).add(ctx.loops[0][0])
         name = f"S{len(self.statements)}"
         self.statements.append(
             Statement(
@@ -464,6 +487,7 @@ def extract_scop(region: c_ast.Compound, location: Location, declarations: Decla
         declarations=(declarations or Declarations()).with_objects(
             {name: CType(INTEGER) for name in extractor.all_iterators}
         ),
+        exits=tuple(extractor.exits),
     )
 
 

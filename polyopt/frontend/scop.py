@@ -5,7 +5,7 @@ parameter names; the model stage turns them into isl objects.
 
 Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
 ``Logic``, ``Not``, ``Divisible``, ``Access``, ``Statement``, ``Loop``,
-``StmtRef``, ``Scop``, ``affine_names``.
+``StmtRef``, ``LoopExit``, ``Scop``, ``affine_names``.
 """
 
 from __future__ import annotations
@@ -141,6 +141,26 @@ Node = Loop | StmtRef
 
 
 @dataclass(frozen=True)
+class LoopExit:
+    """The end of a ``for`` loop whose iterator ``variable`` is declared outside it (``for (i = ...)``).
+
+    The loop starts once for each point of its enclosing loops' iterators that satisfies
+    ``constraints``, and leaves ``variable`` at the first value from ``lower`` in steps of ``step``
+    that fails one of ``bounds``.  ``enclosing`` holds ``(rank, iterator, direction)`` for each
+    enclosing loop, outermost first, and ``rank`` is the rank of this loop's end: ranks grow in
+    textual order, and a loop's end ranks after every loop inside it.
+    """
+
+    variable: str
+    enclosing: tuple[tuple[int, str, int], ...]
+    rank: int
+    constraints: tuple[Condition, ...]
+    lower: Affine
+    step: int
+    bounds: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
 class Scop:
     """A region in the model: its statements, their loop tree and parameters.
 
@@ -148,7 +168,8 @@ class Scop:
     names read in loop bounds, conditions and subscripts that the region never
     writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
     name the region mentions, so that generated names avoid them; ``declarations`` the types
-    of the names it uses (its iterators are integers).
+    of the names it uses (its iterators are integers); ``exits`` are the ends of the
+    loops whose iterators are declared outside them, in textual order.
     """
 
     statements: tuple[Statement, ...]
@@ -157,6 +178,7 @@ class Scop:
     identifiers: frozenset[str]
     location: Location
     declarations: Declarations = field(default_factory=Declarations, compare=False, repr=False)
+    exits: tuple[LoopExit, ...] = ()
 
     def restricted(self, names: frozenset[str]) -> Scop:
         """The region with only the statements ``names`` (loops left empty disappear)."""

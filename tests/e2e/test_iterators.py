@@ -1,0 +1,138 @@
+"""End-to-end checks of the values that loop iterators hold after a region.
+
+The generated loops have iterators of their own, so polyopt assigns each variable that the
+region's ``for (i = ...)`` loops iterate over the value the original loops leave in it, when the
+value may be read after the region.  The program below returns such values from several
+kernels (triangular nests, decreasing and stepped loops, nested loops over the same variable, a
+loop inside a loop that may not run, a global iterator) for sizes where the loops run and where
+they do not; each option set's build must print what the original prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from polyopt.fuzz.differential import OPTIMIZED, check_program
+from polyopt.options import Options
+from polyopt.pipeline import optimize_text
+
+PROGRAM = r"""#include <stdio.h>
+static double a[8][64];
+static int g;
+
+static int triangular(int n) {
+  int i, j = -1;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++)
+      a[0][j] += i - j;
+#pragma endscop
+  return i * 1000 + j;
+}
+
+static int decreasing(int n) {
+  int i;
+#pragma scop
+  for (i = n - 1; i >= 2; i--)
+    a[1][i] = a[1][i - 1] + 1;
+#pragma endscop
+  return i;
+}
+
+static int stepped(int n) {
+  int i, k;
+#pragma scop
+  for (i = 1; i < n; i += 3)
+    a[2][i] *= 2;
+  for (k = n; k > -5; k -= 4)
+    a[2][k + 5] += 1;
+#pragma endscop
+  return i * 1000 + k;
+}
+
+static int same_variable(int n, int m) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    a[3][i] = i;
+  for (j = 0; j < m; j++)
+    for (i = j; i < n; i++)
+      a[4][i] += a[3][j];
+#pragma endscop
+  return i * 1000 + j;
+}
+
+static int not_run(int n) {
+  int i = 7, j = 9;
+#pragma scop
+  for (j = 0; j < n; j++)
+    for (i = 0; i < 3; i++)
+      a[5][i + j] += j;
+#pragma endscop
+  return i * 1000 + j;
+}
+
+static void global(int n) {
+#pragma scop
+  for (g = 0; g < n - 2; g++)
+    a[6][g] = a[6][g] * 0.5 + 1;
+#pragma endscop
+}
+
+int main(void) {
+  static const int sizes[] = {-3, 0, 1, 2, 3, 5, 40};
+  for (int s = 0; s < 7; s++) {
+    int n = sizes[s];
+    printf("%d %d %d", triangular(n), decreasing(n), stepped(n));
+    printf(" %d %d %d", same_variable(n, 3), same_variable(n, n + 2), not_run(n));
+    global(n);
+    printf(" %d\n", g);
+  }
+  for (int r = 0; r < 8; r++)
+    for (int c = 0; c < 64; c++)
+      printf("%g ", a[r][c]);
+  printf("\n");
+  return 0;
+}
+"""
+
+DEAD = """void kernel(int n, double a[100][100])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      a[i][j] = 0;
+#pragma endscop
+}
+"""
+
+
+def test_iterators_hold_the_values_the_original_loops_leave(tmp_path: Path) -> None:
+    option_sets = [(), ("--identity",), ("--tile-sizes=3,5,7",), ("--fuse=max",), ("--noparallel",)]
+
+    verdicts = check_program(PROGRAM, "iterators", option_sets, folder=tmp_path)
+
+    assert [(v.flags, v.outcome, v.fallback) for v in verdicts] == [(f, OPTIMIZED, False) for f in option_sets], [
+        v.message for v in verdicts
+    ]
+
+
+def test_each_live_iterator_is_assigned_after_its_region() -> None:
+    outcome = optimize_text(PROGRAM, "iterators.c", Options())
+
+    assert outcome.warnings == ()
+    assert "  i = n <= -1 ? 0 : n;\n" in outcome.text
+    assert "  if (n >= 1) {\n    j = n;\n  }\n" in outcome.text
+    assert "  g = n <= 1 ? 0 : n - 2;\n" in outcome.text
+    (region, *_) = outcome.regions
+    assert region.report is not None
+    assert region.report.notes[-2:] == ("after the region, j = n when n >= 1", "after the region, i = n <= -1 ? 0 : n")
+
+
+def test_iterators_that_are_never_read_again_are_not_assigned() -> None:
+    outcome = optimize_text(DEAD, "dead.c", Options())
+
+    (region,) = outcome.regions
+    assert region.code is not None
+    assert "i =" not in region.code.code and "j =" not in region.code.code
