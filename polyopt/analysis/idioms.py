@@ -47,6 +47,15 @@ Several statements form one idiom:
 Domains are compared with isl for equality (``isl_util.shaped``), and every
 range starts at 0, so the calls work on whole arrays from their first element.
 The match is on subscripts, domains and the original order, never on array names.
+
+The calls compute in the type of the updated elements (they run only on ``float`` or
+``double`` arrays, ``polyopt.emit.blas``), and must compute what the statements compute in
+their declared types (``polyopt.frontend.declarations``): an accumulator (SYMM's ``t``, the
+batched GEMM's buffer) is declared of the type of the elements it is combined into, and of a
+term's factors other than elements (multiplied together into the call's ``alpha``) at most one
+is neither floating nor of the updated elements' type, so that no two are multiplied in integer
+arithmetic where the statement multiplied each into a floating product
+(``A[i][k] * B[k][j] * n * n`` would overflow in ``n * n``).
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
 from polyopt.analysis.reductions import chain_operands
+from polyopt.frontend.declarations import FLOATING, UNKNOWN, CType, Declarations, expression_type
 from polyopt.frontend.scop import Statement
 from polyopt.model import PolyModel
 
@@ -361,18 +371,32 @@ def _target(node: c_ast.Node, iterators: tuple[str, ...]) -> _Ref | None:
     return _ref(node, iterators)
 
 
-def _term(node: c_ast.Node, positive: bool, iterators: tuple[str, ...]) -> _Term | None:
+def _floating_in_calls(factor: c_ast.Node, element: CType, declarations: Declarations) -> bool:
+    """Whether ``factor`` is floating wherever a call runs: of a floating type, or declared of the type of
+    the updated ``element`` (the calls run only on ``float`` or ``double`` arrays)."""
+    ctype = expression_type(factor, declarations)
+    return (ctype.kind == FLOATING and not ctype.pointer) or ctype.same(element)
+
+
+def _term(
+    node: c_ast.Node, positive: bool, iterators: tuple[str, ...], target: c_ast.Node, declarations: Declarations
+) -> _Term | None:
+    """``node`` as a term added to ``target``, when the product of its factors other than elements is
+    floating wherever a call runs (at most one of them is not: ``_floating_in_calls``)."""
     refs: list[_Ref] = []
-    scalars: list[str] = []
+    factors: list[c_ast.Node] = []
     for factor in _factors(node):
         if not _reads_data(factor, iterators):
-            scalars.append(_text(factor))
+            factors.append(factor)
             continue
         ref = _ref(factor, iterators)
         if ref is None:
             return None
         refs.append(ref)
-    return _Term(tuple(refs), tuple(scalars), positive)
+    element = expression_type(target, declarations)
+    if sum(not _floating_in_calls(factor, element, declarations) for factor in factors) > 1:
+        return None
+    return _Term(tuple(refs), tuple(_text(factor) for factor in factors), positive)
 
 
 def _added(body: c_ast.Assignment) -> list[tuple[c_ast.Node, bool]] | None:
@@ -395,7 +419,8 @@ def _update(model: PolyModel, statement: Statement) -> _Update | None:
     added = _added(body)
     if target is None or added is None:
         return None
-    terms = [_term(node, positive, statement.iterators) for node, positive in added]
+    declarations = model.scop.declarations
+    terms = [_term(node, positive, statement.iterators, body.lvalue, declarations) for node, positive in added]
     if any(term is None for term in terms):
         return None
     domain = model.domains[statement.name]
@@ -597,7 +622,7 @@ class _Combination:
     alpha: tuple[str, ...]
 
 
-def _combination(statement: Statement, scalars: frozenset[str]) -> _Combination | None:
+def _combination(statement: Statement, scalars: frozenset[str], declarations: Declarations) -> _Combination | None:
     """``statement`` as a combination of one of the ``scalars`` (written in the region) into ``T[r][c]``."""
     body = statement.body
     if not isinstance(body, c_ast.Assignment) or body.op != "=" or len(statement.iterators) != 2:
@@ -605,7 +630,10 @@ def _combination(statement: Statement, scalars: frozenset[str]) -> _Combination 
     target = _ref(body.lvalue, statement.iterators)
     if target is None or sorted(target.indices) != sorted(statement.iterators):
         return None
-    terms = [_term(node, positive, statement.iterators) for node, positive in chain_operands(body.rvalue, "+")]
+    terms = [
+        _term(node, positive, statement.iterators, body.lvalue, declarations)
+        for node, positive in chain_operands(body.rvalue, "+")
+    ]
     own = [t for t in terms if t is not None and t.positive and t.refs == (target,)]
     diagonal = [t for t in terms if t is not None and t.positive and len(t.refs) == 2]
     sums = [t for t in terms if t is not None and t.positive and not t.refs and len(scalars & set(t.scalars)) == 1]
@@ -670,7 +698,7 @@ def _symm_statements(model: PolyModel, final: Statement, updates: dict[str, _Upd
     scalars = frozenset(
         ref.array for ref in model.references if ref.is_write and ref.relation.range().dim(isl.dim_type.set) == 0
     )
-    combination = _combination(final, scalars)
+    combination = _combination(final, scalars, model.scop.declarations)
     if combination is None:
         return None
     t, (r, c) = combination.accumulator, combination.target.indices
@@ -764,6 +792,13 @@ def _last(model: PolyModel, found: _Accumulation, same: isl.UnionMap) -> isl.Uni
     return last.union(last.apply(same).intersect(_instances(model, found.accumulate)))
 
 
+def _same_type(model: PolyModel, accumulator: _Ref, target: _Ref) -> bool:
+    """Whether the elements of ``accumulator`` are declared of the type of ``target``'s."""
+    objects = model.scop.declarations.objects
+    types = [objects.get(ref.array, CType(UNKNOWN)).element(len(ref.indices)) for ref in (accumulator, target)]
+    return types[0].same(types[1])
+
+
 def _invariant(model: PolyModel, texts: list[str]) -> bool:
     """Whether the factors ``texts`` name nothing that the region writes."""
     written = set(model.writes)
@@ -821,6 +856,8 @@ def _symm(model: PolyModel, final: Statement, updates: dict[str, _Update]) -> Sy
     (k, a, b), (sizes, below) = operands, shape
     combination, term = found.combination, found.update.terms[0]
     if not _invariant(model, [*term.scalars, *combination.own.scalars]):
+        return None
+    if not _same_type(model, _Ref(combination.accumulator, ()), combination.target):
         return None
     same = _symm_order(model, found)
     if same is None:
@@ -902,9 +939,9 @@ def _batched(model: PolyModel, copy: Statement, updates: dict[str, _Update]) -> 
     operands = None if found is None or copied is None else _batched_operands(found, copied[0])
     if found is None or copied is None or operands is None:
         return None
-    (w, term), target = operands, copied[0]
+    (w, term), (target, buffer) = operands, copied
     sizes = _batched_shape(model, found, target)
-    if sizes is None or not _invariant(model, list(term.scalars)):
+    if sizes is None or not _invariant(model, list(term.scalars)) or not _same_type(model, buffer, target):
         return None
     same = _batched_order(model, found, target)
     if same is None:

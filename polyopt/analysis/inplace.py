@@ -29,10 +29,16 @@ stored element ``X[g]`` from the load to the store when
   in the same iteration of the loops around them by the load or an earlier
   update (each read has a flow source, and every flow of ``s`` into the range
   comes from the range and relates instances of one iteration of those loops);
-- the store runs in every iteration of those loops where the load does.
+- the store runs in every iteration of those loops where the load does;
+- ``s`` is declared of the type of ``X``'s elements (``polyopt.frontend.declarations``:
+  one spelling of C's own types, or one type name from a header such as
+  ``DATA_TYPE``).
 
 Then ``X[g]`` holds what ``s`` held at every step and the store computes
 the same value.  A load or store that becomes ``X[g] = X[g]`` is dropped.
+In another type, the load, every update and the store would convert and
+round otherwise: an ``int`` scalar truncates what a ``double`` element keeps,
+a ``float`` one rounds each partial sum that the element holds exactly.
 
 The last two conditions mean that the load and the store run in the same
 iterations and the updates only where they do.  Guards break them: a guarded
@@ -52,6 +58,7 @@ from pycparser import c_ast, c_generator
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.reductions import find_reductions
+from polyopt.frontend.declarations import CType, expression_type
 from polyopt.frontend.scop import Access, Loop, Node, Statement, StmtRef, statement_names
 from polyopt.model import PolyModel
 
@@ -194,8 +201,19 @@ def _stored_with_load(model: PolyModel, load: str, store: str) -> bool:
     return model.domains[load].reset_tuple_id().is_subset(model.domains[store].reset_tuple_id())
 
 
-def _refusal(model: PolyModel, deps: Dependences, scalar: str, load: str, statements: tuple[str, ...]) -> str:
-    """Why the guards around the range forbid keeping ``scalar`` in place ("" when they do not)."""
+def _spelled(ctype: CType) -> str:
+    return ctype.name + "*" * ctype.levels if ctype.name else "not declared here"
+
+
+def _refusal(
+    model: PolyModel, deps: Dependences, scalar: str, load: str, statements: tuple[str, ...], text: str
+) -> str:
+    """Why the types of ``scalar`` and of the stored element (printed ``text``) or the guards around the
+    range forbid keeping ``scalar`` in place ("" when nothing does)."""
+    element = model.scop.statement(statements[-1]).body.lvalue
+    scalar_type, element_type = (expression_type(node, model.scop.declarations) for node in (c_ast.ID(scalar), element))
+    if not scalar_type.same(element_type):
+        return f"{scalar} is {_spelled(scalar_type)} and {text} is {_spelled(element_type)}"
     if not _fed_in_iteration(model, deps, scalar, statements):
         return f"a read of {scalar} in the range does not take the value the same iteration's load or updates wrote"
     if not _stored_with_load(model, load, statements[-1]):
@@ -205,7 +223,7 @@ def _refusal(model: PolyModel, deps: Dependences, scalar: str, load: str, statem
 
 def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[tuple[InPlace, ...], tuple[str, ...]]:
     """Every load-to-store range of ``model`` whose scalar can be kept in the stored element, and why each
-    range with a free element and a dead scalar is declined for its guards."""
+    range with a free element and a dead scalar is declined (for its types or its guards)."""
     found: list[InPlace] = []
     declined: list[str] = []
     for scalar, load, between, store in _candidates(model):
@@ -214,7 +232,7 @@ def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[tuple[InPlace, .
             continue
         target = model.scop.statement(store)
         text = c_generator.CGenerator().visit(target.body.lvalue)
-        refusal = _refusal(model, deps, scalar, load, statements)
+        refusal = _refusal(model, deps, scalar, load, statements, text)
         if refusal:
             declined.append(f"{scalar} not kept in {text} from {load} to {store}: {refusal}")
         else:

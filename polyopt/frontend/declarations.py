@@ -11,6 +11,9 @@ floating constant.  PolyBench's ``POLYBENCH_2D(A, N, M, n, m)`` declares ``A`` w
 subscripts.  A type name that is declared elsewhere (a header) has an ``UNKNOWN`` kind; so has
 an expression whose type cannot be told (a call, an undeclared name).  An expression's type follows
 C's usual arithmetic conversions: floating when an operand is floating, integer when all are.
+A declared type also carries its base type's ``name``, spelled one way (``long unsigned int`` is
+``unsigned long``, a typedef or type macro of this file is what it stands for, a type name from a
+header is itself: ``DATA_TYPE``), so that ``CType.same`` tells two declared types apart exactly.
 """
 
 from __future__ import annotations
@@ -46,10 +49,12 @@ _POLYBENCH_ARRAY = re.compile(r"\bPOLYBENCH_(\d)D\s*\(\s*([A-Za-z_]\w*)[^()]*\)"
 
 @dataclass(frozen=True)
 class CType:
-    """A type: the ``kind`` of its base type and the pointer or array ``levels`` over it."""
+    """A type: the ``kind`` of its base type and the pointer or array ``levels`` over it; ``name`` is
+    the base type's spelling when it is declared ("" otherwise; kinds alone decide equality)."""
 
     kind: str
     levels: int = 0
+    name: str = field(default="", compare=False)
 
     @property
     def pointer(self) -> bool:
@@ -57,7 +62,13 @@ class CType:
 
     def element(self, subscripts: int) -> CType:
         """The type of the name subscripted ``subscripts`` times (``UNKNOWN`` past its levels)."""
-        return CType(self.kind, self.levels - subscripts) if subscripts <= self.levels else CType(UNKNOWN)
+        if subscripts > self.levels:
+            return CType(UNKNOWN)
+        return CType(self.kind, self.levels - subscripts, self.name)
+
+    def same(self, other: CType) -> bool:
+        """Whether both are declared and spelled as one type (a type from a header: by its name)."""
+        return bool(self.name) and (self.kind, self.levels, self.name) == (other.kind, other.levels, other.name)
 
 
 @dataclass(frozen=True)
@@ -71,19 +82,36 @@ class Declarations:
         return Declarations({**self.objects, **objects}, self.type_names)
 
 
+def _spelling(words: list[str]) -> str:
+    """The base type that the specifier ``words`` spell, one way for each type of C's own."""
+    words = [word for word in words if word not in _QUALIFIERS and word not in _STORAGE]
+    if not set(words) <= (_FLOATING_WORDS | _INTEGER_WORDS | _BOOLEAN_WORDS) - {"float_t", "double_t", "enum"}:
+        return " ".join(words)
+    if set(words) & _BOOLEAN_WORDS:
+        return "_Bool"
+    complex_ = " _Complex" if "_Complex" in words else ""
+    if "float" in words or "double" in words:
+        return ("long double" if "long" in words else "double" if "double" in words else "float") + complex_
+    if "char" in words:
+        return "signed char" if "signed" in words else "unsigned char" if "unsigned" in words else "char"
+    size = "short" if "short" in words else " ".join(["long"] * words.count("long")) or "int"
+    return ("unsigned " if "unsigned" in words else "") + size
+
+
 def _base(words: list[str], type_names: Mapping[str, CType]) -> CType | None:
     """The type that the specifier ``words`` name, or None when they name none."""
+    name = _spelling(words)
     if any(word in _FLOATING_WORDS for word in words):
-        return CType(FLOATING)
+        return CType(FLOATING, 0, name)
     if any(word in _BOOLEAN_WORDS for word in words):
-        return CType(BOOLEAN)
+        return CType(BOOLEAN, 0, name)
     if any(word in _INTEGER_WORDS or _INTEGER_TYPEDEF.fullmatch(word) for word in words):
-        return CType(INTEGER)
+        return CType(INTEGER, 0, name)
     for word in words:
         if word in type_names:
             return type_names[word]
     if any(word in _TAGS or word == "void" or word not in _KEYWORDS for word in words):
-        return CType(UNKNOWN)
+        return CType(UNKNOWN, 0, name)
     return None
 
 
@@ -121,8 +149,14 @@ def _macros(text: str) -> tuple[dict[str, CType], dict[str, CType]]:
 
 
 def _define(table: dict[str, CType], name: str, ctype: CType) -> None:
-    """Record a macro's type; one defined twice with different types (``#if`` branches) is ``UNKNOWN``."""
-    table[name] = ctype if table.get(name, ctype) == ctype else CType(UNKNOWN)
+    """Record a macro's type; one defined twice with different types (``#if`` branches) is known by its
+    own name, and of the ``UNKNOWN`` kind unless both types have one kind."""
+    old = table.get(name, ctype)
+    if old != ctype:
+        ctype = CType(UNKNOWN, 0, name if ctype.name else "")
+    elif old.name != ctype.name:
+        ctype = CType(ctype.kind, ctype.levels, name)
+    table[name] = ctype
 
 
 def _visible_tokens(text: str) -> list[str]:
@@ -201,7 +235,7 @@ class _Scanner:
             return
         table = self.type_names if "typedef" in words else self.objects
         for name, levels in self.declarators(index, in_list):
-            table[name] = CType(base.kind, base.levels + levels)
+            table[name] = CType(base.kind, base.levels + levels, base.name)
 
     def declarators(self, index: int, in_list: bool) -> Iterator[tuple[str, int]]:
         """Each declared object's name and its levels over the base type; stops at what is no declarator."""
@@ -281,7 +315,7 @@ def _cast_type(typename: c_ast.Typename, declarations: Declarations) -> CType:
     if not isinstance(node, c_ast.TypeDecl) or not isinstance(node.type, c_ast.IdentifierType):
         return CType(UNKNOWN)
     base = _base(list(node.type.names), declarations.type_names) or CType(UNKNOWN)
-    return CType(base.kind, base.levels + levels)
+    return CType(base.kind, base.levels + levels, base.name)
 
 
 def expression_type(node: c_ast.Node, declarations: Declarations) -> CType:

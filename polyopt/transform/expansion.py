@@ -79,4 +79,4 @@ def expand(scop: Scop, expansions: tuple[Expansion, ...]) -> Scop:
 def _array_type(scop: Scop, expansion: Expansion) -> CType:
     """The type of the array that replaces the expansion's scalar: one level per loop over the scalar's."""
     scalar = scop.declarations.objects.get(expansion.scalar, CType(UNKNOWN))
-    return CType(scalar.kind, scalar.levels + len(expansion.loops))
+    return CType(scalar.kind, scalar.levels + len(expansion.loops), scalar.name)

@@ -13,7 +13,7 @@ from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.model import PolyModel
 from tests.support import EXAMPLES
 
-ModelOf = Callable[[str], PolyModel]
+ModelOf = Callable[..., PolyModel]
 
 GEMM = (
     "for (i = 0; i < ni; i++) {\n  for (j = 0; j < nj; j++)\n    C[i][j] *= beta;\n"
@@ -40,8 +40,8 @@ def _size(idiom: Idiom, index: int) -> str:
     return found.group(1)
 
 
-def _found(model_of: ModelOf, body: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """Each idiom as (statement, routine, formula, sizes)."""
+def _found(model_of: ModelOf, body: str, declarations: str = "") -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """Each idiom as (statement, routine, formula, sizes), with the names of ``body`` declared by ``declarations``."""
     return [
         (
             ", ".join(idiom.statements),
@@ -49,12 +49,14 @@ def _found(model_of: ModelOf, body: str) -> list[tuple[str, str, str, tuple[str,
             idiom.formula(),
             tuple(_size(idiom, i) for i in range(len(idiom.sizes))),
         )
-        for idiom in find_idioms(model_of(body))
+        for idiom in find_idioms(model_of(body, declarations))
     ]
 
 
-def _kernel(name: str) -> str:
-    return (EXAMPLES / f"{name}.c").read_text().split("#pragma scop\n")[1].split("#pragma endscop")[0]
+def _kernel(name: str) -> tuple[str, str]:
+    """The region of the example ``name`` and the file before it (its declarations)."""
+    before, region = (EXAMPLES / f"{name}.c").read_text().split("#pragma scop\n")
+    return region.split("#pragma endscop")[0], before
 
 
 def test_polybench_gemm_update_is_recognized_next_to_its_beta_scaling(model_of: ModelOf) -> None:
@@ -171,7 +173,7 @@ SUITE = {
 
 @pytest.mark.parametrize("kernel", sorted(SUITE))
 def test_polybench_kernels(model_of: ModelOf, kernel: str) -> None:
-    assert _found(model_of, _kernel(kernel)) == SUITE[kernel]
+    assert _found(model_of, *_kernel(kernel)) == SUITE[kernel]
 
 
 GEMV = "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++)\n    {};\n"
@@ -324,6 +326,9 @@ ACCUMULATE = "t += B[k][j] * A[i][k];"
 FINAL = "C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * t;"
 
 
+SYMM_DECLARED = "double A[9][9], B[9][9], C[9][9], t, alpha, beta, s;\n"
+
+
 def _symm(update: str = UPDATE, accumulate: str = ACCUMULATE, final: str = FINAL) -> str:
     return SYMM.format(update=update, accumulate=accumulate, final=final)
 
@@ -360,13 +365,13 @@ def _symm(update: str = UPDATE, accumulate: str = ACCUMULATE, final: str = FINAL
     ],
 )
 def test_symm_with_its_accumulator(model_of: ModelOf, body: str, expected: str) -> None:
-    ((statements, routine, formula, sizes),) = _found(model_of, body)
+    ((statements, routine, formula, sizes),) = _found(model_of, body, SYMM_DECLARED)
 
     assert (statements, routine, formula, sizes) == ("S0, S1, S2, S3", "symm", expected, ("m", "n"))
 
 
 def test_symm_tail_is_the_last_accumulation(model_of: ModelOf) -> None:
-    (idiom,) = find_idioms(model_of(_symm()))
+    (idiom,) = find_idioms(model_of(_symm(), SYMM_DECLARED))
 
     assert idiom.tail is not None and idiom.tail.array == "t"
     expected = "[m, n] -> { S0[m - 1, n - 1] : m > 0 and n > 0; S2[m - 1, n - 1, k] : n > 0 and 0 <= k < m - 1 }"
@@ -398,7 +403,7 @@ def test_symm_tail_is_the_last_accumulation(model_of: ModelOf) -> None:
     ],
 )
 def test_non_symm_left_alone(model_of: ModelOf, body: str) -> None:
-    assert all(idiom.ROUTINE != "symm" for idiom in find_idioms(model_of(body)))
+    assert all(idiom.ROUTINE != "symm" for idiom in find_idioms(model_of(body, SYMM_DECLARED)))
 
 
 DOITGEN = (
@@ -408,6 +413,9 @@ DOITGEN = (
 )
 PRODUCT = "sum[p] += A[r][q][s] * W[s][p];"
 COPY = "A[r][q][p] = sum[p];"
+
+
+DOITGEN_DECLARED = "double A[9][9][9], B[9][9][9], W[9][9], sum[9], a, t;\n"
 
 
 def _doitgen(product: str = PRODUCT, copy: str = COPY) -> str:
@@ -422,13 +430,13 @@ def _doitgen(product: str = PRODUCT, copy: str = COPY) -> str:
     ],
 )
 def test_batched_gemm_through_a_row_buffer(model_of: ModelOf, body: str, expected: str) -> None:
-    ((statements, routine, formula, sizes),) = _found(model_of, body)
+    ((statements, routine, formula, sizes),) = _found(model_of, body, DOITGEN_DECLARED)
 
     assert (statements, routine, formula, sizes) == ("S0, S1, S2", "gemm", expected, ("nr", "nq", "np", "ns"))
 
 
 def test_batched_gemm_tail_is_the_last_row(model_of: ModelOf) -> None:
-    (idiom,) = find_idioms(model_of(_doitgen()))
+    (idiom,) = find_idioms(model_of(_doitgen(), DOITGEN_DECLARED))
 
     assert idiom.tail is not None and idiom.tail.array == "sum"
     expected = (
@@ -462,4 +470,45 @@ def test_batched_gemm_tail_is_the_last_row(model_of: ModelOf) -> None:
     ],
 )
 def test_non_batched_gemm_left_alone(model_of: ModelOf, body: str) -> None:
-    assert all(len(idiom.statements) == 1 for idiom in find_idioms(model_of(body)))
+    assert all(len(idiom.statements) == 1 for idiom in find_idioms(model_of(body, DOITGEN_DECLARED)))
+
+
+@pytest.mark.parametrize(
+    ("update", "declarations", "alpha"),
+    [
+        ("C[i][j] += A[i][k] * B[k][j] * n * n;", "double A[9][9], B[9][9], C[9][9], n;\n", "(n) * (n)"),
+        ("C[i][j] += 2.5 * A[i][k] * B[k][j] * n;", "double A[9][9], B[9][9], C[9][9];\nint n;\n", "(2.5) * (n)"),
+        ("C[i][j] += a * A[i][k] * B[k][j] * b;", "DATA_TYPE A[9][9], B[9][9], C[9][9], a;\nint b;\n", "(a) * (b)"),
+        # two integer factors: the call would multiply them in int, the statement in double
+        ("C[i][j] += A[i][k] * B[k][j] * n * n;", "double A[9][9], B[9][9], C[9][9];\nint n;\n", None),
+        ("C[i][j] += A[i][k] * B[k][j] * 2 * 3;", "double A[9][9], B[9][9], C[9][9];\n", None),
+        # a factor of a type from a header may be an integer type but that of C
+        ("C[i][j] += a * A[i][k] * B[k][j] * b;", "double A[9][9], B[9][9], C[9][9];\nDATA_TYPE a, b;\n", None),
+    ],
+)
+def test_factors_are_multiplied_in_the_type_of_the_statement(
+    model_of: ModelOf, update: str, declarations: str, alpha: str | None
+) -> None:
+    gemms = [idiom for idiom in find_idioms(model_of(_product(update), declarations)) if isinstance(idiom, Gemm)]
+
+    assert [gemm.alpha for gemm in gemms] == ([alpha] if alpha else [])
+
+
+@pytest.mark.parametrize(
+    ("body", "declarations", "routine"),
+    [
+        (_symm(), SYMM_DECLARED.replace(", t,", ",") + "int t;\n", None),
+        (_symm(), SYMM_DECLARED.replace(", t,", ",") + "float t;\n", None),
+        (_symm(), "DATA_TYPE A[9][9], B[9][9], C[9][9], t, alpha, beta;\n", "symm"),
+        (_symm(), "double A[9][9], B[9][9], C[9][9], alpha, beta;\n", None),  # t not declared here
+        (_doitgen(), DOITGEN_DECLARED.replace(", sum[9],", ",") + "float sum[9];\n", None),
+        (_doitgen(), DOITGEN_DECLARED.replace(", sum[9],", ",") + "long sum[9];\n", None),
+        (_doitgen(), "DATA_TYPE POLYBENCH_3D(A, 9, 9, 9, nr, nq, np), W[9][9], POLYBENCH_1D(sum, 9, np);\n", "gemm"),
+    ],
+)
+def test_accumulators_are_of_the_type_they_are_combined_into(
+    model_of: ModelOf, body: str, declarations: str, routine: str | None
+) -> None:
+    combined = [idiom.ROUTINE for idiom in find_idioms(model_of(body, declarations)) if len(idiom.statements) > 1]
+
+    assert combined == ([routine] if routine else [])

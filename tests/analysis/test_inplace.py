@@ -13,7 +13,15 @@ from polyopt.analysis.inplace import plan_in_place
 from polyopt.model import PolyModel
 from polyopt.transform.inplace import hold_in_place
 
-ModelOf = Callable[[str], PolyModel]
+ModelOf = Callable[..., PolyModel]
+DOUBLES = "int n;\ndouble A[9][9], B[9][9], a[9], b[9], x[9], y[9], z[9], w;\n"
+
+
+@pytest.fixture
+def model_of(model_of: ModelOf) -> ModelOf:
+    """The snippets' model, with ``n`` declared ``int``, the other names ``double`` unless ``declarations`` says."""
+    return lambda body, declarations=DOUBLES: model_of(body, declarations)
+
 
 LUDCMP = (
     "for (i = 0; i < n; i++) {\n  for (j = 0; j < i; j++) {\n    w = A[i][j];\n"
@@ -26,8 +34,10 @@ LUDCMP = (
 )
 
 
-def _ranges(model_of: ModelOf, body: str) -> list[tuple[str, str, tuple[str, ...], str, str]]:
-    model = model_of(body)
+def _ranges(
+    model_of: ModelOf, body: str, declarations: str = DOUBLES
+) -> list[tuple[str, str, tuple[str, ...], str, str]]:
+    model = model_of(body, declarations)
     places, _ = plan_in_place(model, compute_dependences(model))
     return [(p.scalar, p.load, p.between, p.store, p.text) for p in places]
 
@@ -145,3 +155,48 @@ def test_a_range_guarded_as_a_whole_is_kept(model_of: ModelOf) -> None:
 
     assert _ranges(model_of, body) == [("w", "S0", ("S1",), "S2", "A[i][j]")]
     assert _held(model_of, body) == {"S1": "A[i][j] -= A[i][k] * A[k][j]", "S3": "w = 0"}
+
+
+@pytest.mark.parametrize(
+    ("declarations", "reason"),
+    [
+        ("double A[9][9];\nint w;\n", "w is int and A[i][j] is double"),
+        ("int A[9][9];\ndouble w;\n", "w is double and A[i][j] is int"),
+        ("double A[9][9];\nfloat w;\n", "w is float and A[i][j] is double"),
+        ("double A[9][9];\nlong double w;\n", "w is long double and A[i][j] is double"),
+        ("long A[9][9];\nunsigned long w;\n", "w is unsigned long and A[i][j] is long"),
+        # a type from a header may be any type but its own
+        ("double A[9][9];\nDATA_TYPE w;\n", "w is DATA_TYPE and A[i][j] is double"),
+        (
+            "#ifdef F\n#define T float\n#else\n#define T double\n#endif\nT w;\ndouble A[9][9];\n",
+            "w is T and A[i][j] is double",
+        ),
+        ("double A[9][9];\n", "w is not declared here and A[i][j] is double"),
+        ("", "w is not declared here and A[i][j] is not declared here"),
+    ],
+)
+def test_a_scalar_of_another_type_than_the_element_is_declined(
+    model_of: ModelOf, declarations: str, reason: str
+) -> None:
+    updates = "for (k = 0; k < j; k++) w -= B[i][k] * B[k][j];"  # integer terms: updates of any w
+    model = model_of(_triangle(LOAD, updates, STORE), "int n, B[9][9];\n" + declarations)
+    places, lines = plan_in_place(model, compute_dependences(model))
+
+    assert places == ()
+    assert lines == (f"w not kept in A[i][j] from S0 to S2: {reason}",)
+
+
+@pytest.mark.parametrize(
+    "declarations",
+    [
+        "double A[9][9], w;\n",
+        "DATA_TYPE POLYBENCH_2D(A, 9, 9, n, n);\nDATA_TYPE w;\n",
+        "typedef double real;\n#define REAL double\nreal A[9][9];\nREAL w;\n",
+        "long int A[9][9];\nsigned long w;\n",
+        "#ifdef F\n#define T float\n#else\n#define T double\n#endif\nT A[9][9];\nT w;\n",
+    ],
+)
+def test_a_scalar_of_the_element_type_is_kept(model_of: ModelOf, declarations: str) -> None:
+    body = _triangle(LOAD, UPDATES, STORE)
+
+    assert _ranges(model_of, body, "int n;\n" + declarations) == [("w", "S0", ("S1",), "S2", "A[i][j]")]

@@ -1,6 +1,6 @@
 """Small handwritten programs for end-to-end tests of one transformation at a time.
 
-Public: ``Case``, ``REASSOCIATED``, ``check_case``, ``check_program``.
+Public: ``Case``, ``DECLARATIONS``, ``REASSOCIATED``, ``check_case``, ``check_program``.
 
 A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``D`` (3 x M x N),
 ``x``, ``y`` (N), ``z`` (M) and the scalars ``s``, ``p``, ``t`` of one element type, in the loops ``i``, ``j``,
@@ -24,6 +24,8 @@ _TOLERANCES = {"double": REASSOCIATED, "float": {"rel_tol": 1e-3, "abs_tol": 1e-
 _FORMATS = {"double": "%.17g", "float": "%.9g", "long": "%ld"}
 _RUNS = [(["-fopenmp"], 1), (["-fopenmp"], 2), ([], 1)]
 
+# The declarations of a case's names, for data of type ``type``.
+DECLARATIONS = "static {type} A[M][N], B[M][N], C[M][N], D[3][M][N], x[N], y[N], z[M];\nstatic {type} s, p, t;\n"
 _PROGRAM = """#include <stdio.h>
 #ifndef N
 # define N 37
@@ -31,8 +33,7 @@ _PROGRAM = """#include <stdio.h>
 #ifndef M
 # define M 23
 #endif
-static {type} A[M][N], B[M][N], C[M][N], D[3][M][N], x[N], y[N], z[M];
-static {type} s, p, t;
+{declarations}
 
 static void kernel(void)
 {{
@@ -102,7 +103,10 @@ def check_case(
     """Optimize the case with ``flags`` (its text must contain ``case.expect``; outputs compared
     within the reassociation tolerance) and with ``exact_flags`` (compared exactly)."""
     source = folder / f"{name}.c"
-    source.write_text(_PROGRAM.format(type=case.kind, body=case.body, fmt=_FORMATS[case.kind]))
+    declarations = DECLARATIONS.format(type=case.kind)
+    source.write_text(
+        _PROGRAM.format(declarations=declarations, type=case.kind, body=case.body, fmt=_FORMATS[case.kind])
+    )
     (expected, *_) = _outputs(source, defines, folder / "original")
     for index, (options, tolerance) in enumerate(((flags, _TOLERANCES[case.kind]), (exact_flags, {}))):
         optimized = folder / f"{name}-{index}.polyopt.c"

@@ -16,6 +16,7 @@ from polyopt.emit.cast import CStmt
 from polyopt.emit.cprint import print_c
 from polyopt.emit.splice import HELPER_DEFINITIONS
 from polyopt.model import PolyModel
+from tests.e2e.handwritten import DECLARATIONS
 from tests.e2e.test_blas import CASES
 from tests.support import compile_c, run_binary
 
@@ -24,9 +25,10 @@ LOOPS = (CStmt("/* loops */;"),)
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_every_matrix_passed_is_checked_to_have_rows_that_are_arrays(
-    model_of: Callable[[str], PolyModel], name: str
+    model_of: Callable[..., PolyModel], name: str
 ) -> None:
-    idioms = find_idioms(model_of(CASES[name].body))
+    case = CASES[name]
+    idioms = find_idioms(model_of(case.body, DECLARATIONS.format(type=case.kind)))
     assert idioms
     for idiom in idioms:
         sizes = [f"s{index}" for index in range(len(idiom.sizes))]

@@ -125,3 +125,57 @@ def test_expression_types_follow_the_usual_arithmetic_conversions(expression: st
     assignment = unit.ext[-1].body.block_items[0]
 
     assert expression_type(assignment.rvalue, _TYPES) == expected
+
+
+_SPELLINGS = """#ifdef F
+#define T float
+#else
+#define T double
+#endif
+#define REAL double
+typedef double real;
+typedef unsigned long size;
+long unsigned int a;
+size b;
+const double c;
+REAL d;
+real e[3];
+float f;
+DATA_TYPE g, h[3];
+T i, j;
+long double k;
+signed l;
+int m;
+"""
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "same"),
+    [
+        ("a", "b", True),  # one C type spelled two ways
+        ("c", "d", True),
+        ("d", "e[0]", True),
+        ("l", "m", True),
+        ("g", "h[0]", True),  # a type from a header, by its name
+        ("i", "j", True),  # a macro of two types, by its name
+        ("c", "f", False),
+        ("c", "k", False),
+        ("c", "g", False),
+        ("c", "i", False),
+        ("a", "m", False),
+        ("c", "e", False),  # an array is not its element
+        ("c", "undeclared", False),
+        ("undeclared", "undeclared", False),
+    ],
+)
+def test_declared_types_are_told_apart_by_their_spelling(left: str, right: str, same: bool) -> None:
+    text = _SPELLINGS + "void f(void)\n{\n#pragma scop\nm = 0;\n#pragma endscop\n}\n"
+    (region,) = find_regions(text, "k.c")
+    declarations = declared_types(text, region)
+    parser = c_parser.CParser()
+    left_type, right_type = (
+        expression_type(parser.parse(f"void g(void) {{ x = {e}; }}").ext[-1].body.block_items[0].rvalue, declarations)
+        for e in (left, right)
+    )
+
+    assert left_type.same(right_type) == same

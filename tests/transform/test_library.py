@@ -60,7 +60,7 @@ SYMM = (
 
 
 def test_a_symm_is_one_segment_of_its_four_statements(model_of: ModelOf) -> None:
-    model = model_of(SYMM)
+    model = model_of(SYMM, "double A[9][9], B[9][9], C[9][9], s, t, alpha, beta;\n")
 
     plan = _plan(model, {"m": 1000, "n": 1200}, {3: 192**3, 2: 0})
     small = _plan(model, {"m": 10, "n": 12}, {3: 192**3, 2: 0})
