@@ -6,9 +6,11 @@ real command line (a new ``python -m polyopt`` process), which also cycles throu
 option sets; the others run in-process in the workers.  The seeds are checked by two worker processes
 (``polyopt.fuzz.campaign.start_pool``) submitted all at once; each case waits for its own.
 
-The other tests check the harness itself: that it catches a miscompile, accepts a
-declined region, compares exactly (integers, or without reassociation), shrinks, and
-that the generator covers what it should.
+The other tests check the harness itself: that it catches a miscompile (also one that only
+shows without ``-fopenmp``), a call to an undeclared function and a schedule that failed
+polyopt's verification, accepts a declined region and a time-budget fallback, compares
+exactly (integers, or without reassociation), shrinks, and that the generator covers what
+it should.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from polyopt import pipeline
+from polyopt.budget import OutOfTime
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, OPTION_SETS, Verdict, check_program, tolerance
@@ -113,6 +118,67 @@ def test_the_check_catches_a_miscompile(tmp_path: Path, monkeypatch: pytest.Monk
     assert verdicts[1].kind == "outputs differ"
     assert "first difference at token 2" in verdicts[1].message
     assert "polyopt --notile" in verdicts[1].message
+
+
+def _edited(monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...], edit: object) -> None:
+    """Make the in-process polyopt's output for ``flags`` go through ``edit`` (text -> text)."""
+    real = differential._in_process
+
+    def edited(text: str, source: Path, given: tuple[str, ...], timeout: float) -> object:
+        optimized = real(text, source, given, timeout)
+        return replace(optimized, text=edit(optimized.text)) if given == flags else optimized
+
+    monkeypatch.setattr(differential, "_in_process", edited)
+
+
+def test_the_check_builds_and_runs_each_output_also_without_openmp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    openmp_only = "#ifdef _OPENMP\n#define SHIFT 0\n#else\n#define SHIFT 1\n#endif\n"
+    _edited(
+        monkeypatch,
+        ("--notile",),
+        lambda text: openmp_only + text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + SHIFT"),
+    )
+
+    verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
+
+    assert [v.outcome for v in verdicts] == [OPTIMIZED, FAILED]
+    assert verdicts[1].kind == "outputs differ" and "without -fopenmp" in verdicts[1].message
+
+
+def test_a_call_to_an_undeclared_function_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _edited(monkeypatch, ("--notile",), lambda text: text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + abs(0)"))
+
+    verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
+
+    assert [v.outcome for v in verdicts] == [OPTIMIZED, FAILED]
+    assert verdicts[1].kind == "compilation of the optimized program failed"
+    assert "implicit declaration of function 'abs'" in verdicts[1].message.replace("\u2018", "'").replace("\u2019", "'")
+
+
+def test_a_schedule_that_fails_verification_fails_and_a_time_budget_fallback_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "schedule_respects", lambda schedule, dependences: False)
+    (verification,) = check_program(SMALL, "illegal", [("--notile",)], folder=tmp_path)
+    monkeypatch.undo()
+    real = pipeline.run_limited
+    calls: list[object] = []
+
+    def first_out_of_time(function: object, seconds: float) -> object:
+        calls.append(function)
+        if len(calls) == 1:
+            raise OutOfTime
+        return real(function, seconds)
+
+    monkeypatch.setattr(pipeline, "run_limited", first_out_of_time)
+    (budget,) = check_program(SMALL, "slow", [("--notile",)], folder=tmp_path)
+
+    assert verification.outcome == FAILED and verification.fallback
+    assert verification.kind == "a schedule failed polyopt's verification"
+    assert "the schedule violates a dependence; falling back to the original schedule" in verification.message
+    assert budget.outcome == OPTIMIZED and budget.fallback, budget.message
 
 
 def test_a_declined_region_passes_when_the_output_is_the_input(tmp_path: Path) -> None:
