@@ -3,6 +3,7 @@
 Public:
 
 - ``CC``: the C compiler (``gcc``).
+- ``CHECK_FLAGS``: the warning flags with which the tests and the fuzzer build every program.
 - ``ToolchainError``: a compilation or a run failed; the message says which command and why.
 - ``compile_c(source, binary, *, flags, include_dirs, defines, timeout)``: build ``source`` into ``binary``.
 - ``run_program(binary, *, arguments, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CC = "gcc"
+# Warnings only show in a failed build's message; a call to an undeclared function fails the build.
+CHECK_FLAGS = ("-Wall", "-Werror=implicit-function-declaration")
 
 
 class ToolchainError(Exception):
@@ -46,6 +49,9 @@ def _uses_cblas(source: Path) -> bool:
         return False
 
 
+_ERROR = re.compile(r"\berror\b|undefined reference")  # gcc's and the linker's errors, shown before its warnings
+
+
 def compile_c(
     source: Path | str | Sequence[Path | str],
     binary: Path | str,
@@ -59,7 +65,7 @@ def compile_c(
 
     ``defines`` are ``NAME`` or ``NAME=VALUE``; a source that includes ``cblas.h`` (polyopt's
     library calls) is also linked with ``CBLAS_LIBRARY``.  Returns ``binary``; raises
-    ``ToolchainError`` with the command and gcc's messages when gcc fails.
+    ``ToolchainError`` with the command, gcc's errors and then all its messages when gcc fails.
     """
     sources = [Path(source)] if isinstance(source, str | Path) else [Path(path) for path in source]
     libraries = [CBLAS_LIBRARY] if any(_uses_cblas(path) for path in sources) else []
@@ -79,7 +85,10 @@ def compile_c(
     except subprocess.TimeoutExpired:
         raise ToolchainError(f"compilation did not finish in {timeout:g} s: {_quote(command)}") from None
     if result.returncode != 0:
-        raise ToolchainError(f"compilation failed (exit {result.returncode}): {_quote(command)}\n{result.stderr}")
+        errors = "".join(f"{line}\n" for line in result.stderr.splitlines() if _ERROR.search(line))
+        raise ToolchainError(
+            f"compilation failed (exit {result.returncode}): {_quote(command)}\n{errors}gcc's output:\n{result.stderr}"
+        )
     return Path(binary)
 
 

@@ -3,7 +3,8 @@
 Public:
 
 - ``EXAMPLES``: the example suite's folder (kernels and ``polybench_lite.h``).
-- ``compile_c(source, *, defines, flags, include_dirs, out_dir)``: build a C file, return the binary.
+- ``compile_c(source, *, defines, flags, include_dirs, out_dir)``: build a C file (with ``-Wall`` and
+  ``-Werror=implicit-function-declaration``), return the binary.
 - ``compile_original(source, *, defines, flags)``: ``compile_c`` cached per session by
   (source path and text, defines, flags), for the unoptimized programs that several tests share.
 - ``run_binary(binary, *, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
@@ -67,15 +68,20 @@ def compile_c(
 ) -> Path:
     """Compile ``source`` with ``gcc``, each of ``defines`` as ``-D``, and return the binary.
 
-    ``defines`` are ``NAME`` or ``NAME=VALUE``; ``flags`` go to gcc as given (``-O3``,
-    ``-fopenmp``, ...); ``-lm`` is always linked.  The binary is named after the source
-    and placed in ``out_dir``, or in a fresh temporary folder when it is None.
+    ``defines`` are ``NAME`` or ``NAME=VALUE``; ``flags`` go to gcc after ``toolchain.CHECK_FLAGS``
+    (``-Wall``, and a call to an undeclared function is an error); ``-lm`` is always linked.
+    The binary is named after the source and placed in ``out_dir``, or in a fresh temporary
+    folder when it is None.
     """
     source = Path(source)
     folder = Path(out_dir) if out_dir is not None else _session_dir(f"{source.stem}-")
     try:
         return toolchain.compile_c(
-            source, folder / source.stem, flags=flags, include_dirs=include_dirs, defines=defines
+            source,
+            folder / source.stem,
+            flags=[*toolchain.CHECK_FLAGS, *flags],
+            include_dirs=include_dirs,
+            defines=defines,
         )
     except toolchain.ToolchainError as error:
         raise AssertionError(str(error)) from None

@@ -9,12 +9,16 @@ with ``gcc -O1`` and runs it once; then for each option set it optimizes the tex
 polyopt (in this process through the pipeline, or with the real command line for the
 option sets named in ``cli``), builds the distinct results with ``gcc -O1 -fopenmp`` (all
 in one gcc run when they compile), runs each with each of ``THREADS`` OpenMP threads and
-compares each output with the original's.  Outputs that differ only in polyopt's summary
+compares each output with the original's; a result that uses OpenMP is also built without
+``-fopenmp`` (again all in one gcc run) and run once.  Every build has ``CHECK_FLAGS``: a
+call to an undeclared function fails it.  Outputs that differ only in polyopt's summary
 comments are built and run once.  A region polyopt declines ("region
 not optimized") passes when the output is the input byte for byte; an internal error, a
-traceback or a non-zero exit fails.  polyopt runs with ``--timeout=TIMEOUT`` (its budget
+traceback or a non-zero exit fails, and so does a schedule that failed polyopt's own
+verification (polyopt warns and falls back to the original schedule: its planner proposed
+an illegal one).  polyopt runs with ``--timeout=TIMEOUT`` (its budget
 per region; a region that exceeds it falls back to a simpler schedule, which is checked
-like any other and counted as a fallback), and a run that does not end within
+like any other and counted as a fallback, not a failure), and a run that does not end within
 ``guard(timeout)`` seconds fails.
 
 Outputs are compared exactly unless an option set lets polyopt reassociate floating-point
@@ -38,7 +42,7 @@ from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import PolyoptError
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.toolchain import ToolchainError, compile_c, first_difference, run_polyopt, run_program
+from polyopt.toolchain import CHECK_FLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 OPTION_SETS: tuple[tuple[str, ...], ...] = (
     (),
@@ -56,8 +60,9 @@ OPTION_SETS: tuple[tuple[str, ...], ...] = (
 )
 THREADS = (1, 2)  # OMP_NUM_THREADS of the optimized program's runs
 FLAGS_PREFIX = "/* polyopt flags:"  # a regression case's first line names its flags
-ORIGINAL_CFLAGS = ("-O1",)
-OPTIMIZED_CFLAGS = ("-O1", "-fopenmp")
+ORIGINAL_CFLAGS = ("-O1", *CHECK_FLAGS)
+OPTIMIZED_CFLAGS = ("-O1", "-fopenmp", *CHECK_FLAGS)
+SEQUENTIAL_CFLAGS = ("-O1", *CHECK_FLAGS)  # the second build of an optimized program, run with one thread
 RUN_SECONDS = 20.0  # a generated program runs in milliseconds
 REGION_TIMEOUT = 5.0  # polyopt's --timeout in the checks
 
@@ -74,6 +79,11 @@ REASSOCIATION_TOLERANCE = 1e-9
 
 OPTIMIZED, DECLINED, FAILED = "optimized", "declined", "failed"
 
+# polyopt's warnings (polyopt.pipeline): a schedule that failed re-verification, and a region out of time
+VERIFICATION_FALLBACK = "falling back to the original schedule"
+TIME_FALLBACK = "took longer than"
+_OPENMP = re.compile(r"#\s*pragma\s+omp\b|\b_OPENMP\b|\bomp_\w+\s*\(")  # what a build without -fopenmp changes
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -81,7 +91,7 @@ class Verdict:
 
     ``outcome`` is ``OPTIMIZED``, ``DECLINED`` (a region was kept as written) or ``FAILED``;
     ``message`` explains a failure; ``fallback`` is set when polyopt warned that it fell
-    back to a simpler schedule (a time budget or a failed re-verification).
+    back to a simpler schedule (a time budget, or a failed re-verification, which also fails).
     """
 
     flags: tuple[str, ...]
@@ -204,52 +214,64 @@ def _variant_source(text: str, folder: Path, number: int) -> Path:
     return source
 
 
-def _build_variants(texts: list[str], folder: Path) -> dict[int, tuple[Path, list[str]] | str]:
-    """Build the optimized ``texts`` with ``OPTIMIZED_CFLAGS``: for each, (binary, its arguments) or gcc's failure.
+def _build_variants(
+    texts: dict[int, str], folder: Path, flags: tuple[str, ...]
+) -> dict[int, tuple[Path, list[str]] | str]:
+    """Build the optimized ``texts`` (by number) with ``flags``: for each, (binary, its arguments) or gcc's failure.
 
     All of them go into one binary (one gcc run, one link; each text is its own translation
     unit, its ``main`` renamed and chosen by the first argument); if that build fails, each
     text is built alone so that the failure is pinned on the right one.
     """
-    sources = [_variant_source(text, folder, number) for number, text in enumerate(texts)]
+    build, without = ("omp", "") if "-fopenmp" in flags else ("seq", " without -fopenmp")
+    sources = [_variant_source(text, folder, number) for number, text in texts.items()]
     driver = folder / "variants.c"
-    calls = "".join(f"  case {k}: return polyopt_fuzz_variant_{k}();\n" for k in range(len(texts)))
+    calls = "".join(f"  case {k}: return polyopt_fuzz_variant_{k}();\n" for k in texts)
     driver.write_text(
         "#include <stdlib.h>\n"
-        + "".join(f"int polyopt_fuzz_variant_{k}(void);\n" for k in range(len(texts)))
+        + "".join(f"int polyopt_fuzz_variant_{k}(void);\n" for k in texts)
         + f"int main(int argc, char **argv)\n{{\n  switch (argc > 1 ? atoi(argv[1]) : -1) {{\n{calls}  }}\n"
         + "  return 99;\n}\n"
     )
     try:
-        binary = compile_c([driver, *sources], folder / "variants", flags=OPTIMIZED_CFLAGS)
-        return {k: (binary, [str(k)]) for k in range(len(texts))}
+        binary = compile_c([driver, *sources], folder / f"variants-{build}", flags=flags)
+        return {k: (binary, [str(k)]) for k in texts}
     except ToolchainError:
         pass
     built: dict[int, tuple[Path, list[str]] | str] = {}
-    for number, text in enumerate(texts):
+    for number, text in texts.items():
         source = folder / f"optimized{number}.c"
         source.write_text(text)
         try:
-            built[number] = (compile_c(source, folder / f"optimized{number}", flags=OPTIMIZED_CFLAGS), [])
+            built[number] = (compile_c(source, folder / f"optimized{number}-{build}", flags=flags), [])
         except ToolchainError as error:
-            built[number] = f"compilation of the optimized program failed: {error}"
+            built[number] = f"compilation of the optimized program{without} failed: {error}"
     return built
 
 
 def _compare_runs(
-    binary: Path, arguments: list[str], expected: str, flags: tuple[str, ...], program: str
+    build: tuple[Path, list[str]] | str,
+    expected: str,
+    flags: tuple[str, ...],
+    program: str,
+    threads: Sequence[int],
+    how: str,
 ) -> str | None:
-    """Run the optimized ``program`` with every thread count; the first failure, or None."""
+    """Run the optimized ``program``'s ``build`` with each of ``threads`` (``how`` names those runs in a
+    failure); the first failure, or None."""
+    if isinstance(build, str):
+        return build
+    binary, arguments = build
     rel_tol = tolerance(flags, program)
-    for threads in THREADS:
+    for count in threads:
         try:
-            actual = run_program(binary, arguments=arguments, threads=threads, timeout=RUN_SECONDS).stdout
+            actual = run_program(binary, arguments=arguments, threads=count, timeout=RUN_SECONDS).stdout
         except ToolchainError as error:
             return f"the optimized program failed: {error}"
         difference = first_difference(expected, actual, rel_tol=rel_tol, abs_tol=0.0 if rel_tol is None else rel_tol)
         if difference is not None:
-            how = "exactly" if rel_tol is None else f"within {rel_tol:g}"
-            return f"outputs differ (compared {how}, OMP_NUM_THREADS={threads}): {difference}"
+            compared = "exactly" if rel_tol is None else f"within {rel_tol:g}"
+            return f"outputs differ (compared {compared}, {how.format(threads=count)}): {difference}"
     return None
 
 
@@ -296,8 +318,11 @@ def check_program(
         optimized = _with_cli(source, flags, timeout) if via_cli else _in_process(text, source, flags, timeout)
         command = " ".join(["polyopt", *flags, str(source)]) + (" (command line)" if via_cli else " (in process)")
         context = f"{command}\nstderr:\n{optimized.stderr or '(empty)'}"
-        fallback = "falling back" in optimized.stderr or "took longer than" in optimized.stderr
+        verification = VERIFICATION_FALLBACK in optimized.stderr
+        fallback = verification or TIME_FALLBACK in optimized.stderr
         failure = _judge_polyopt(text, optimized, context)
+        if failure is None and verification:
+            failure = f"a schedule failed polyopt's verification (it fell back to the original one): {context}"
         if failure is not None:
             verdicts[number] = Verdict(flags, FAILED, failure, fallback)
         elif optimized.text == text:
@@ -311,13 +336,19 @@ def check_program(
     keys = {number: _same_code_key(run.text, run.flags) for number, run in runs.items()}
     unique = list(dict.fromkeys(keys.values()))
     first = {key: next(runs[number].text for number in runs if keys[number] == key) for key in unique}
-    built = _build_variants([first[key] for key in unique], folder) if unique else {}
+    texts = {number: first[key] for number, key in enumerate(unique)}
+    built = _build_variants(texts, folder, OPTIMIZED_CFLAGS) if texts else {}
+    parallel = {number: text for number, text in texts.items() if _OPENMP.search(text)}
+    sequential = _build_variants(parallel, folder, SEQUENTIAL_CFLAGS) if parallel else {}
     failures: dict[tuple[str, str], str | None] = {}
     for number, run in runs.items():
         key = keys[number]
         if key not in failures:
-            build = built[unique.index(key)]
-            failures[key] = build if isinstance(build, str) else _compare_runs(*build, expected, run.flags, text)
+            variant = unique.index(key)
+            failure = _compare_runs(built[variant], expected, run.flags, text, THREADS, "OMP_NUM_THREADS={threads}")
+            if failure is None and variant in sequential:
+                failure = _compare_runs(sequential[variant], expected, run.flags, text, (1,), "without -fopenmp")
+            failures[key] = failure
         failure = failures[key]
         if failure is None:
             verdicts[number] = Verdict(run.flags, OPTIMIZED, fallback=run.fallback)

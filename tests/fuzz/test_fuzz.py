@@ -6,26 +6,34 @@ real command line (a new ``python -m polyopt`` process), which also cycles throu
 option sets; the others run in-process in the workers.  The seeds are checked by two worker processes
 (``polyopt.fuzz.campaign.start_pool``) submitted all at once; each case waits for its own.
 
-The other tests check the harness itself: that it catches a miscompile, accepts a
-declined region, compares exactly (integers, or without reassociation), shrinks, and
-that the generator covers what it should.
+The other tests check the harness itself: that it catches a miscompile (also one that only
+shows without ``-fopenmp``), a call to an undeclared function and a schedule that failed
+polyopt's verification, accepts a declined region and a time-budget fallback, compares
+exactly (integers, or without reassociation), shrinks, and that the generator covers what
+it should, including sizes on both sides of polyopt's thresholds.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from polyopt import pipeline
+from polyopt.budget import OutOfTime
+from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, OPTION_SETS, Verdict, check_program, tolerance
-from polyopt.fuzz.generator import Stmt, generate, smaller_variants
+from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Stmt, generate, smaller_variants
+from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.toolchain import compile_c, run_program
 
 SEEDS = range(200)
@@ -115,6 +123,67 @@ def test_the_check_catches_a_miscompile(tmp_path: Path, monkeypatch: pytest.Monk
     assert "polyopt --notile" in verdicts[1].message
 
 
+def _edited(monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...], edit: object) -> None:
+    """Make the in-process polyopt's output for ``flags`` go through ``edit`` (text -> text)."""
+    real = differential._in_process
+
+    def edited(text: str, source: Path, given: tuple[str, ...], timeout: float) -> object:
+        optimized = real(text, source, given, timeout)
+        return replace(optimized, text=edit(optimized.text)) if given == flags else optimized
+
+    monkeypatch.setattr(differential, "_in_process", edited)
+
+
+def test_the_check_builds_and_runs_each_output_also_without_openmp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    openmp_only = "#ifdef _OPENMP\n#define SHIFT 0\n#else\n#define SHIFT 1\n#endif\n"
+    _edited(
+        monkeypatch,
+        ("--notile",),
+        lambda text: openmp_only + text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + SHIFT"),
+    )
+
+    verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
+
+    assert [v.outcome for v in verdicts] == [OPTIMIZED, FAILED]
+    assert verdicts[1].kind == "outputs differ" and "without -fopenmp" in verdicts[1].message
+
+
+def test_a_call_to_an_undeclared_function_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _edited(monkeypatch, ("--notile",), lambda text: text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + abs(0)"))
+
+    verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
+
+    assert [v.outcome for v in verdicts] == [OPTIMIZED, FAILED]
+    assert verdicts[1].kind == "compilation of the optimized program failed"
+    assert "implicit declaration of function 'abs'" in verdicts[1].message.replace("\u2018", "'").replace("\u2019", "'")
+
+
+def test_a_schedule_that_fails_verification_fails_and_a_time_budget_fallback_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "schedule_respects", lambda schedule, dependences: False)
+    (verification,) = check_program(SMALL, "illegal", [("--notile",)], folder=tmp_path)
+    monkeypatch.undo()
+    real = pipeline.run_limited
+    calls: list[object] = []
+
+    def first_out_of_time(function: object, seconds: float) -> object:
+        calls.append(function)
+        if len(calls) == 1:
+            raise OutOfTime
+        return real(function, seconds)
+
+    monkeypatch.setattr(pipeline, "run_limited", first_out_of_time)
+    (budget,) = check_program(SMALL, "slow", [("--notile",)], folder=tmp_path)
+
+    assert verification.outcome == FAILED and verification.fallback
+    assert verification.kind == "a schedule failed polyopt's verification"
+    assert "the schedule violates a dependence; falling back to the original schedule" in verification.message
+    assert budget.outcome == OPTIMIZED and budget.fallback, budget.message
+
+
 def test_a_declined_region_passes_when_the_output_is_the_input(tmp_path: Path) -> None:
     text = SMALL.replace("for (i = 1; i < 10; i++)\n    A[i] = A[i - 1] + A[i];", "i = 1;\n  while (i < 10) i++;")
 
@@ -158,6 +227,32 @@ def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     assert culprit in small.render()
     assert [node.text for node in _walk(small.nests) if isinstance(node, Stmt)] == [culprit]
     assert not any(smaller for smaller in smaller_variants(small) if culprit in smaller.render())
+
+
+def test_shrinking_turns_the_features_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    program = next(
+        p
+        for p in map(generate, range(2000))
+        if p.parametric and p.show_iterators and p.dead and any(a.storage != STATIC for a in p.arrays)
+    )
+    (culprit,) = [n.text for n in _walk(program.nests) if isinstance(n, Stmt) and n.text.startswith("#pragma")]
+
+    def fake_check(text: str, name: str, sets: list[tuple[str, ...]], **_: object) -> list[Verdict]:
+        failed = culprit in text
+        return [Verdict(sets[0], FAILED if failed else OPTIMIZED, "outputs differ: fake" if failed else "")]
+
+    monkeypatch.setattr(campaign, "check_program", fake_check)
+
+    small = shrink(program, Verdict((), FAILED, "outputs differ: fake"), timeout=10)
+
+    extents = " ".join(extent for array in small.arrays for extent in array.extents)
+    assert small.nests == (Stmt(culprit),) and small.pointer == 0
+    assert [size.macro for size in small.sizes] == re.findall(r"SZ\d+", extents)  # only those of the array's sizes
+    assert not small.parametric and not small.show_iterators
+    assert [(a.name, a.storage) for a in small.arrays] == [(culprit[-2], STATIC)]
+    source = tmp_path / "small.c"
+    source.write_text(small.render())
+    run_program(compile_c(source, tmp_path / "small", flags=["-O1"]))
 
 
 def toy_work(seed: int, sets: list[tuple[str, ...]], cli: object, timeout: float) -> SeedResult:
@@ -229,27 +324,78 @@ def _regions(count: int) -> list[str]:
             "a lone statement between nests",
             r"^  [A-Dst]\S* =",
         ),
+        ("a guarded load of a scalar kept in place", r"if \(.*\) \{\n\s+[st] = \w\[i\]\[j\];"),
+        ("a guarded store of a scalar kept in place", r"if \(.*\) \{\n\s+\w\[i\]\[j\] = [st]\b"),
+        ("a dead temporary", r"#pragma polyopt dead\(\w\)"),
+        ("a GEMM", r"\w\[i\]\[j\] (\+=|-=) .*\w\[[ik]\]\[[ki]\] \* \w\[[kj]\]\[[jk]\];"),
+        ("a GEMV", r"\w\[i\] (\+=|-=) .*\w\[[ij]\]\[[ji]\] \* \w\[j\];"),
+        ("an int sum of floats", r"\bt (\+=|-=) \(float\)"),
+        ("a float sum", r"\bf (\+=|-=) "),
+        ("a pointer advanced by a sum", r"\bp (\+=|-=) \w\["),
+        ("a column sum", r"\w\[j\] (\+=|-=) \w\[i\]\[j\]"),
+        ("a loop bounded by a size macro", r"< sz\d+;"),
     ],
 )
 def test_the_generator_covers(feature: str, pattern: str) -> None:
     assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(200)), feature
 
 
+@pytest.mark.parametrize(
+    ("feature", "pattern"),
+    [
+        ("an array of row pointers", r"static double \*\*\w;"),
+        ("an array on the heap", r"static \w+ \(\*\w\)\["),
+        ("a VLA parameter", r"kernel\(int n, .*\w\[n \+ 4\]"),
+        ("an array parameter of constant size", r"kernel\((?!int n)[^)]*\w\[N \+ 4\]"),
+        ("an empty loop", r"#define SZ\d+ 0\n"),
+        ("the iterators printed after the region", r"begin dump: iterators"),
+        ("a large array dumped as a sum", r"\(weighted sum\)"),
+    ],
+)
+def test_the_generator_covers_in_its_declarations(feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, generate(seed).render()) for seed in range(200)), feature
+
+
+def test_large_sizes_lie_on_both_sides_of_every_threshold() -> None:
+    sizes = [
+        tuple(size.value for size in program.sizes if size.value > 1)
+        for program in (generate(seed) for seed in range(3000))
+    ]
+    products = {math.prod(values) for values in sizes if len(values) == 3}
+    pairs = {math.prod(values) for values in sizes if len(values) == 2 and min(values) > 4}
+    lengths = {max(values) for values in sizes if values}
+
+    assert {BLAS_THRESHOLD, BLAS_THRESHOLD - 192 * 192, BLAS_THRESHOLD + 192 * 192} <= products
+    assert {BLAS2_THRESHOLD, BLAS2_THRESHOLD - 1024} <= pairs and any(p > BLAS2_THRESHOLD for p in pairs)
+    assert {SECTION_LIMIT - 1, SECTION_LIMIT, SECTION_LIMIT + 1} <= lengths
+    rows = {values[0] for values in sizes if len(values) == 3}  # around the microkernel's blocks of 14 and 252 rows
+    assert rows & {13, 27, 251} and rows & {14, 28, 252} and rows & {15, 29, 253}
+
+
+def test_one_program_in_ten_or_fewer_has_large_arrays_and_row_pointers_keep_their_rows() -> None:
+    programs = [generate(seed) for seed in range(1000)]
+    large = [p for p in programs if any(a.elements > DUMP_LIMIT for a in p.arrays)]
+
+    assert 10 <= len(large) <= 100
+    assert all(a.rank >= 2 for p in programs for a in p.arrays if a.storage == ROWS)
+
+
 def test_every_program_has_one_to_four_arrays_and_nests() -> None:
     programs = [generate(seed) for seed in range(200)]
 
-    assert {len(p.arrays) for p in programs} == {1, 2, 3, 4}
-    assert {len(p.nests) for p in programs} == {1, 2, 3, 4}
-    assert {a.ctype for p in programs for a in p.arrays} == {"double", "int"}
+    assert {sum(a.name in "ABCD" for a in p.arrays) for p in programs} == {1, 2, 3, 4}
+    assert {1, 2, 3, 4} <= {len(p.nests) for p in programs}
+    assert {a.ctype for p in programs for a in p.arrays} == {"double", "float", "int"}
     assert {a.rank for p in programs for a in p.arrays} == {1, 2, 3}
+    assert all(not a.readonly for p in programs for a in p.arrays if a.name in "ABCD")
 
 
-def test_generated_programs_run_quickly(tmp_path: Path) -> None:
-    sources = []
-    for seed in range(8):
-        source = tmp_path / f"p{seed}.c"
-        source.write_text(generate(seed).render())
-        sources.append(source)
-    for source in sources:
-        binary = compile_c(source, tmp_path / source.stem, flags=["-O1"])
-        run_program(binary, timeout=1.0)  # each takes milliseconds; the limit allows for a busy machine
+def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> None:
+    programs = [generate(seed) for seed in range(400)]
+    large = [p for p in programs if any(a.elements > DUMP_LIMIT for a in p.arrays)][:6]
+    flags = ["-O1", "-Wall", "-Werror", "-Wno-unused-variable", "-Wno-unknown-pragmas"]
+    for program in programs[:8] + large:
+        source = tmp_path / f"p{program.seed}.c"
+        source.write_text(program.render())
+        binary = compile_c(source, tmp_path / source.stem, flags=flags)
+        run_program(binary, timeout=2.0)  # each takes milliseconds; the limit allows for a busy machine
