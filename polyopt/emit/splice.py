@@ -27,9 +27,10 @@ HELPER_DEFINITIONS = {
     "polyopt_leading_dimension": "(a) __builtin_choose_expr(__builtin_types_compatible_p(__typeof__((a)[0]), "
     "__typeof__(&(a)[0][0])), (size_t)0, (size_t)sizeof((a)[0]) / sizeof((a)[0][0]))",
 }
-# Headers a region's helpers need at file scope, added once at the top of the file.
+# Headers a region's helpers need at file scope, added once at the top of the file.  OpenBLAS's
+# cblas.h includes <complex.h> unless told not to, and its macro ``I`` would take a user's name.
 HELPER_HEADERS = {
-    "polyopt_blas_kind": "#include <cblas.h>",
+    "polyopt_blas_kind": "#define FORCE_OPENBLAS_COMPLEX_STRUCT 1\n#include <cblas.h>",
     "polyopt_aligned_alloc": "#include <stdlib.h>",
     "polyopt_leading_dimension": "#include <stddef.h>",
 }
@@ -89,7 +90,7 @@ def splice(text: str, replacements: list[RegionCode], newline: str = "\n") -> st
     """``text`` with each replaced region's span substituted by its rendered code, and the
     headers that the regions' helpers need included once at the top."""
     headers = sorted({HELPER_HEADERS[h] for item in replacements for h in item.helpers if h in HELPER_HEADERS})
-    pieces: list[str] = [f"{header}{newline}" for header in headers]
+    pieces: list[str] = [f"{header}\n".replace("\n", newline) for header in headers]
     cursor = 0
     for item in sorted(replacements, key=lambda r: r.region.start):
         pieces.append(text[cursor : item.region.start])

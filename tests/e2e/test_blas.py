@@ -206,3 +206,36 @@ int main(void)
 @pytest.mark.parametrize("flags", [(), ("--blas-threshold=1", "--blas2-threshold=1")])
 def test_row_pointer_matrices_run_the_loops(tmp_path: Path, flags: tuple[str, ...]) -> None:
     check_program(tmp_path, "rows", ROW_POINTERS, flags, "polyopt_leading_dimension(A) > 0")
+
+
+USER_NAMES = """\
+#include <stdio.h>
+
+#define N 40
+static double I[N][N], complex[N][N], C[N][N];
+
+int main(void)
+{
+  int i, j, k;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      I[i][j] = (double)((i * 3 + j) % 7) / 4;
+      complex[i][j] = (double)((i + j * 5) % 9) / 8;
+    }
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] += I[i][k] * complex[k][j];
+#pragma endscop
+  for (i = 0; i < N; i++)
+    printf("%.17g\\n", C[i][i] + C[i][N - 1 - i]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not cblas_available(), reason="cblas.h not found (install libopenblas-dev)")
+def test_the_library_header_leaves_the_programs_names_alone(tmp_path: Path) -> None:
+    """OpenBLAS's cblas.h would include <complex.h>, whose macros ``I`` and ``complex`` are common names."""
+    check_program(tmp_path, "names", USER_NAMES, ("--blas-threshold=1",), "cblas_dgemm")
