@@ -9,8 +9,8 @@ with ``gcc -O1`` and runs it once; then for each option set it optimizes the tex
 polyopt (in this process through the pipeline, or with the real command line for the
 option sets named in ``cli``), builds the distinct results with ``gcc -O1 -fopenmp`` (all
 in one gcc run when they compile), runs each with each of ``THREADS`` OpenMP threads and
-compares each output with the original's; a result that uses OpenMP is also built without
-``-fopenmp`` (again all in one gcc run) and run once.  Every build has ``CHECK_FLAGS``: a
+compares each output with the original's; a result that uses OpenMP (and compiled) is also
+built without ``-fopenmp`` (again all in one gcc run) and run once.  Every build has ``CHECK_FLAGS``: a
 call to an undeclared function fails it.  Outputs that differ only in polyopt's summary
 comments are built and run once.  A region polyopt declines ("region
 not optimized") passes when the output is the input byte for byte; an internal error, a
@@ -338,7 +338,7 @@ def check_program(
     first = {key: next(runs[number].text for number in runs if keys[number] == key) for key in unique}
     texts = {number: first[key] for number, key in enumerate(unique)}
     built = _build_variants(texts, folder, OPTIMIZED_CFLAGS) if texts else {}
-    parallel = {number: text for number, text in texts.items() if _OPENMP.search(text)}
+    parallel = {n: text for n, text in texts.items() if _OPENMP.search(text) and not isinstance(built[n], str)}
     sequential = _build_variants(parallel, folder, SEQUENTIAL_CFLAGS) if parallel else {}
     failures: dict[tuple[str, str], str | None] = {}
     for number, run in runs.items():
