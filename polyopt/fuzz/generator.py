@@ -870,7 +870,8 @@ class _Builder:
         read = self.access(self.bounded_source(("int",)), ranges)  # its values lie in [-5, 5]
         step, most = rng.choice(((read, 5), (f"{read} + 1", 6), ("2", 2)))
         update = rng.choice((f"p += {step};", f"p -= {step};", f"p = p + {step};"))
-        self.pointer_reach += math.prod(max(0, high - low + 1) for low, high in ranges.values()) * most
+        # at least 1, so that p is declared even where the ranges' estimate is empty
+        self.pointer_reach += max(1, math.prod(max(0, high - low + 1) for low, high in ranges.values()) * most)
         return _nest(headers, (Stmt(update),))
 
     def nest(self) -> list[Node]:
