@@ -129,7 +129,7 @@ class _Setting:
         return f"{name} = {parameter.value} ({parameter.origin})" if parameter else name
 
 
-_SAMPLE_VALUES = (3, 8, 13, 40, 130)  # parameter values at which the generated loops are checked
+_SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the generated loops are checked
 
 
 def _iterator_prefix(text: str) -> str:
