@@ -26,7 +26,7 @@ from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import Generated, Storage, executes_domain_once, generate, print_parametric
+from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
 from polyopt.emit.microkernel import MICROKERNEL_HELPERS, microkernel_block
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
@@ -129,9 +129,6 @@ class _Setting:
         return f"{name} = {parameter.value} ({parameter.origin})" if parameter else name
 
 
-_SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the generated loops are checked
-
-
 def _iterator_prefix(text: str) -> str:
     """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
     occurs in the file."""
@@ -145,14 +142,9 @@ def _verify(
     model: PolyModel, schedule: isl.Schedule, deps: Dependences, reductions: tuple[Reduction, ...] = ()
 ) -> None:
     """Re-prove the order and every parallel or simd mark against the dependences
-    (relaxed for ``reductions``), and that each mark names the reductions its loop carries; and check
-    that the loops isl generates for the schedule execute each statement instance once with all the
-    parameters at each of ``_SAMPLE_VALUES``."""
+    (relaxed for ``reductions``), and that each mark names the reductions its loop carries."""
     if not schedule_respects(schedule, deps.full):
         raise IllegalTransform("the schedule violates a dependence")
-    samples = [{name: value for name in model.scop.parameters} for value in _SAMPLE_VALUES]
-    if not executes_domain_once(schedule, samples):
-        raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
     for _, band in band_nodes(schedule):
         mark = parent_mark(band)
         if mark is None or mark.kind not in (PARALLEL_MARK, SIMD_MARK):
@@ -449,16 +441,7 @@ def _part(
         decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
     warnings: tuple[str, ...] = ()
     try:
-        try:
-            _verify(model, schedule, relaxed, reductions)
-        except IllegalTransform as illegal:
-            if not decisions.tiles.bands:
-                raise
-            untiled = replace(options, tiling=replace(options.tiling, enabled=False))
-            schedule, decisions = _transform(model, relaxed, untiled, reductions, setting.values(), dead)
-            notes = (*declined, f"tiled schedule rejected ({illegal.message}): not tiled", *decisions.notes)
-            decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
-            _verify(model, schedule, relaxed, reductions)
+        _verify(model, schedule, relaxed, reductions)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)

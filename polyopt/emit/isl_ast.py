@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``Storage``, ``generate``, ``executes_domain_once``, ``SECTION_LIMIT``,
+Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``,
 ``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -36,7 +36,6 @@ precedence.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import islpy as isl
@@ -368,20 +367,15 @@ def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
     return CIf(first, (CBlock(kept + (node,) + back),))
 
 
-def _build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:
-    """The AST build for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
+    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
     depth = max(1, _max_depth(schedule))
     ctx = schedule.get_ctx()
     names = isl.IdList.alloc(ctx, depth)
     for level in range(depth):
         names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
     context = isl.Set.universe(schedule.get_domain().get_space().params())
-    return isl.AstBuild.from_context(context).set_iterators(names)
-
-
-def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
-    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
-    build = _build(schedule, iterator_prefix)
+    build = isl.AstBuild.from_context(context).set_iterators(names)
     storage = storage or Storage()
     printer = _Printer(scop, iterator_prefix, storage)
     printer.sections = {array: printer.section(build, low, length) for array, (low, length) in storage.sections.items()}
@@ -418,110 +412,3 @@ def _max_depth(schedule: isl.Schedule) -> int:
 
     schedule.get_root().foreach_descendant_top_down(visit)
     return max(depths)
-
-
-def executes_domain_once(schedule: isl.Schedule, samples: Sequence[Mapping[str, int]]) -> bool:
-    """Whether the loops isl generates for ``schedule`` execute every instance of its domain exactly once
-    where the parameters have the values of each of ``samples`` (each loop and condition of the AST read
-    back as a set of iterator values: exact, and cheap once the parameters are fixed)."""
-    ast = _build(schedule, "c").node_from_schedule(schedule)
-    parameters = isl.Set.universe(schedule.get_domain().get_space().params())
-    calls = _instances(ast, parameters)
-    for sample in samples:
-        fixed = isl_util.at_parameters(parameters, sample)
-        executed: dict[str, list[isl.Set]] = {}
-        for executes in calls:
-            instances = executes.intersect_params(fixed)
-            if not instances.is_injective():
-                return False
-            executed.setdefault(instances.get_tuple_name(isl.dim_type.out), []).append(instances.range())
-        for statement in isl_util.sets_of(schedule.get_domain().intersect_params(fixed)):
-            parts = executed.pop(statement.get_tuple_name(), [])
-            if any(not a.intersect(b).is_empty() for i, a in enumerate(parts) for b in parts[i + 1 :]):
-                return False
-            if not isl_util.union_of(parts, isl.Set.empty(statement.get_space())).is_equal(statement):
-                return False
-        if not all(part.is_empty() for parts in executed.values() for part in parts):
-            return False
-    return True
-
-
-def _instances(node: isl.AstNode, where: isl.Set) -> list[isl.Map]:
-    """For each call under ``node``, the statement instance it executes at each value of the loop
-    iterators around it; ``where``: the iterator values that reach ``node``."""
-    kind = node.get_type()
-    if kind == isl.ast_node_type.block:
-        children = node.block_get_children()
-        return [m for i in range(children.n_ast_node()) for m in _instances(children.get_at(i), where)]
-    if kind == isl.ast_node_type.mark:
-        return _instances(node.mark_get_node(), where)
-    if kind == isl.ast_node_type.if_:
-        cond = _condition(node.if_get_cond(), where.get_space())
-        other = _instances(node.if_get_else_node(), where.subtract(cond)) if node.if_has_else_node() else []
-        return _instances(node.if_get_then_node(), where.intersect(cond)) + other
-    if kind == isl.ast_node_type.for_:
-        depth = where.dim(isl.dim_type.set)
-        where = where.add_dims(isl.dim_type.set, 1)
-        where = where.set_dim_name(isl.dim_type.set, depth, node.for_get_iterator().get_id().get_name())
-        space = where.get_space()
-        iterator = _value(node.for_get_iterator(), space)
-        init = _value(node.for_get_init(), space)
-        if node.for_is_degenerate():
-            values = iterator.eq_set(init)
-        else:
-            step = node.for_get_inc().get_val()
-            values = iterator.ge_set(init).intersect(_condition(node.for_get_cond(), space))
-            values = values.intersect(iterator.sub(init).mod_val(step).zero_set())
-        return _instances(node.for_get_body(), where.intersect(values))
-    user = node.user_get_expr()
-    instances = isl.Map.from_domain(where)
-    for i in range(1, user.get_op_n_arg()):
-        instances = instances.flat_range_product(isl.Map.from_pw_aff(_value(user.get_op_arg(i), where.get_space())))
-    name = user.get_op_arg(0).get_id().get_name()
-    return [instances.intersect_domain(where).set_tuple_name(isl.dim_type.out, name)]
-
-
-def _value(expr: isl.AstExpr, space: isl.Space) -> isl.PwAff:
-    """The quasi-affine value of ``expr`` on the iterator values ``space``."""
-    kind = expr.get_type()
-    if kind == isl.ast_expr_type.int:
-        return isl_util.const(space, expr.get_val().to_python())
-    if kind == isl.ast_expr_type.id:
-        return isl_util.var(space, expr.get_id().get_name())
-    op = expr.get_op_type()
-    args = [expr.get_op_arg(i) for i in range(expr.get_op_n_arg())]
-    if op in (_OP.cond, _OP.select):
-        cond = _condition(args[0], space)
-        return _value(args[1], space).intersect_domain(cond).union_add(_value(args[2], space).subtract_domain(cond))
-    values = [_value(arg, space) for arg in args]
-    if op == _OP.minus:
-        return values[0].neg()
-    if op in (_OP.min, _OP.max):
-        result = values[0]
-        for value in values[1:]:
-            result = result.min(value) if op == _OP.min else result.max(value)
-        return result
-    if op in (_OP.div, _OP.pdiv_q, _OP.fdiv_q):
-        return values[0].scale_down_val(args[1].get_val()).floor()
-    if op in (_OP.pdiv_r, _OP.zdiv_r):
-        return values[0].mod_val(args[1].get_val())
-    arithmetic = {_OP.add: isl.PwAff.add, _OP.sub: isl.PwAff.sub, _OP.mul: isl.PwAff.mul}
-    return arithmetic[op](values[0], values[1])
-
-
-def _condition(expr: isl.AstExpr, space: isl.Space) -> isl.Set:
-    """The iterator values in ``space`` where ``expr`` holds."""
-    op = expr.get_op_type()
-    left, right = expr.get_op_arg(0), expr.get_op_arg(1)
-    if op in (_OP.and_, _OP.and_then):
-        return _condition(left, space).intersect(_condition(right, space))
-    if op in (_OP.or_, _OP.or_else):
-        return _condition(left, space).union(_condition(right, space))
-    compare = {
-        _OP.eq: isl.PwAff.eq_set,
-        _OP.le: isl.PwAff.le_set,
-        _OP.lt: isl.PwAff.lt_set,
-        _OP.ge: isl.PwAff.ge_set,
-        _OP.gt: isl.PwAff.gt_set,
-    }
-    return compare[op](_value(left, space), _value(right, space))
