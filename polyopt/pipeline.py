@@ -30,10 +30,11 @@ from polyopt.emit.isl_ast import Generated, Storage, generate, print_parametric
 from polyopt.emit.microkernel import MICROKERNEL_HELPERS, microkernel_block
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode, splice
-from polyopt.emit.storage import with_contractions, with_expansions
+from polyopt.emit.storage import with_contractions, with_expansions, with_locals
+from polyopt.frontend.constants import region_constants
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.declarations import declared_types
-from polyopt.frontend.extract import check_parameter_macros, extract_scop
+from polyopt.frontend.extract import check_parameter_macros, extract_scop, region_identifiers
 from polyopt.frontend.liveness import live_after
 from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
@@ -56,6 +57,7 @@ from polyopt.transform.fusion import (
 from polyopt.transform.inplace import hold_in_place
 from polyopt.transform.library import plan_library, read_later
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.privatization import private_locals, privatized
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
 from polyopt.transform.tiling import (
@@ -239,7 +241,10 @@ def _report(
         StatementLine(s.name, s.location, model.domains[s.name].to_str(), print_statement(s.body, {}))
         for s in scop.statements
     )
-    dependences = tuple(DependenceLine(d.kind, d.array, d.source, d.sink, carrying_loops(model, d)) for d in deps.items)
+    dependences = tuple(
+        DependenceLine(d.kind, scop.members.get(d.array, d.array), d.source, d.sink, carrying_loops(model, d))
+        for d in deps.items
+    )
     return RegionReport(
         index=region.index,
         location=scop.location,
@@ -292,14 +297,17 @@ def _summary(options: Options, decisions: Decisions) -> str:
 
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
     try:
-        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
+        body = parse_region(region, text)
+        constants, expansions = region_constants(text, region, region_identifiers(body))
+        scop = extract_scop(body, region.location, declared_types(text, region), constants)
         check_parameter_macros(scop, text)
         live = live_after(region, text, {loop.variable for loop in scop.exits})
         scop = replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
     try:
-        setting = _Setting(prefix, parameter_values(text, region.location.file, scop.parameters, dict(options.params)))
+        values = parameter_values(text, region.location.file, scop.parameters, dict(options.params), expansions)
+        setting = _Setting(prefix, values)
         return _within_budget(region, scop, options, setting)
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
@@ -362,17 +370,20 @@ class _Part:
     report: RegionReport
     warnings: tuple[str, ...]
     summary: str
+    decisions: Decisions = NO_DECISIONS
 
 
 def _optimize_scop(region: Region, scop: Scop, options: Options, setting: _Setting) -> RegionOutcome:
     scop, dropped = _executed(scop, _context(options))
     part, left = _library_part(region, scop, options, setting) if scop.statements else (_nothing(region, setting), ())
     if part is None:
-        part = _part(region, scop, _context(options), options, setting, _dead_arrays(region, options))
+        part = _private_part(region, scop, options, setting, _dead_arrays(region, options))
         part = replace(part, report=replace(part.report, library=left)) if left else part
     finals, assigned = _final_values(scop, setting)
     report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
-    printed = print_c(part.generated.code + finals.code, region.indent)
+    contracted = frozenset(contraction.array for contraction in part.decisions.contractions)
+    code = with_locals(part.generated.code, scop, contracted)
+    printed = print_c(code + finals.code, region.indent)
     helpers = part.generated.helpers | finals.helpers
     return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
 
@@ -462,7 +473,20 @@ def _part(
             expansions, generated, generate(original.schedule, scop, setting.prefix), scop, setting.prefix
         )
     report = _report(region, model, deps, schedule, decisions, setting)
-    return _Part(generated, report, warnings, _summary(options, decisions))
+    return _Part(generated, report, warnings, _summary(options, decisions), decisions)
+
+
+def _private_part(region: Region, scop: Scop, options: Options, setting: _Setting, dead: frozenset[str]) -> _Part:
+    """``_part`` with the scalars declared inside the region's loops private to their iterations
+    (``polyopt.transform.privatization``) when each becomes a scalar again (``polyopt.analysis.contraction``)
+    and no scalar is expanded; else with them as scalars of the whole region."""
+    private = frozenset(local.name for local in private_locals(scop))
+    if private:
+        part = _part(region, privatized(scop), _context(options), options, setting, dead | private)
+        contracted = {contraction.array for contraction in part.decisions.contractions}
+        if private <= contracted and not part.decisions.expansions:
+            return part
+    return _part(region, scop, _context(options), options, setting, dead)
 
 
 def _dead_arrays(region: Region, options: Options) -> frozenset[str]:
@@ -514,7 +538,7 @@ def _library_part(
     if library is None:
         return None, ()
     model = build_model(scop, _context(options))
-    idioms = library.cut(find_idioms(model))
+    idioms = tuple(idiom for idiom in library.cut(find_idioms(model)) if not _uses_members(scop, idiom))
     if not idioms:
         return None, ()
     thresholds = library.thresholds
@@ -549,6 +573,12 @@ def _library_part(
     warnings = tuple(warning for part in parts for warning in part.warnings)
     kind = "library calls" if library.blas else "microkernel"
     return _Part(Generated(code, helpers), report, warnings, f"{kind} ({summary})"), ()
+
+
+def _uses_members(scop: Scop, idiom: Idiom) -> bool:
+    """Whether the statements of ``idiom`` access a structure member (a call would name the array)."""
+    accesses = (a for name in idiom.statements for a in scop.statement(name).reads + scop.statement(name).writes)
+    return any(access.array in scop.members for access in accesses)
 
 
 def _sizes(idiom: Idiom, scop: Scop, setting: _Setting) -> tuple[list[str], frozenset[str]]:

@@ -144,6 +144,7 @@ def plan_expansions(model: PolyModel, deps: Dependences, taken: frozenset[str]) 
     """The scalars of ``model`` to expand; new names avoid ``taken``."""
     found: list[Expansion] = []
     scalars = {r.array for r in model.references if r.is_write and r.relation.dim(isl.dim_type.out) == 0}
+    scalars -= set(model.scop.members)  # a structure member is not a variable of its own
     for scalar in sorted(scalars):
         name = f"{scalar}_x"
         while name in taken:

@@ -227,6 +227,8 @@ def plan_in_place(model: PolyModel, deps: Dependences) -> tuple[tuple[InPlace, .
     found: list[InPlace] = []
     declined: list[str] = []
     for scalar, load, between, store in _candidates(model):
+        if scalar in model.scop.members:  # a structure member is not a variable of its own
+            continue
         statements = (load, *between, store)
         if not (_isolated(model, between, store) and _dead_after(model, deps, scalar, statements)):
             continue

@@ -170,6 +170,8 @@ def _updates(model: PolyModel) -> Iterator[tuple[Reduction, str | None]]:
             continue
         accumulator = expression_type(statement.body.lvalue, declarations)
         reason = _not_associative(accumulator, [expression_type(term, declarations) for term in terms])
+        if target.array in model.scop.members:
+            reason = "structure member (an OpenMP reduction clause cannot name one)"
         yield Reduction(statement.name, target.array, op, len(target.subscripts), access, not others), reason
 
 

@@ -1,6 +1,6 @@
 """Storage of expanded scalars and contracted arrays around a region's code.
 
-Public: ``with_expansions``, ``with_contractions``.
+Public: ``with_expansions``, ``with_contractions``, ``with_locals``.
 
 Each expanded scalar gets a heap array of the scalar's type, one element per
 iteration of its loops (sizes are parametric, so the stack is no place for
@@ -64,5 +64,17 @@ def with_contractions(contractions: tuple[Contraction, ...], generated: Generate
         accesses = (a for s in scop.statements for a in s.reads + s.writes if a.array == contraction.array)
         rank = len(next(accesses).subscripts)
         element = contraction.array + "[0]" * rank
-        declarations.append(CDecl(f"__typeof__({element}) {contraction.name};"))
+        ctype = next((local.ctype for local in scop.locals if local.name == contraction.array), None)
+        spelled = f"__typeof__({element})" if ctype is None else ctype
+        declarations.append(CDecl(f"{spelled} {contraction.name};"))
     return Generated((CBlock((*declarations, *generated.code)),), generated.helpers)
+
+
+def with_locals(code: tuple[CNode, ...], scop: Scop, contracted: frozenset[str]) -> tuple[CNode, ...]:
+    """``code`` in a block that declares each scalar the region declares and its statements use,
+    unless it became a contracted scalar of its own (``contracted``)."""
+    used = {access.array for statement in scop.statements for access in statement.reads + statement.writes}
+    names = [local for local in scop.locals if local.name in used and local.name not in contracted]
+    if not names or not code:
+        return code
+    return (CBlock((*(CDecl(f"{local.ctype} {local.name};") for local in names), *code)),)

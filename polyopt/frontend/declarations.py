@@ -1,7 +1,7 @@
 """The C types of the names a region uses, read from the declarations before it (no preprocessor).
 
 Public: ``INTEGER``, ``FLOATING``, ``BOOLEAN``, ``UNKNOWN``, ``CType``, ``Declarations``,
-``declared_types``, ``expression_type``.
+``declared_types``, ``declarator_type``, ``expression_type``.
 
 Visible at a region are the file-scope declarations before it, the parameters of the function
 around it and the declarations of the blocks that enclose it: closed blocks (other functions'
@@ -307,9 +307,10 @@ def _arithmetic(left: CType, right: CType, op: str = "+") -> CType:
     return CType(INTEGER)
 
 
-def _cast_type(typename: c_ast.Typename, declarations: Declarations) -> CType:
+def declarator_type(node: c_ast.Node, declarations: Declarations) -> CType:
+    """The type that a declarator (a ``Decl``'s or a cast's ``type``) gives, pointer levels counted
+    (``UNKNOWN`` kind for arrays, functions and structures)."""
     levels = 0
-    node = typename.type
     while isinstance(node, c_ast.PtrDecl):
         levels, node = levels + 1, node.type
     if not isinstance(node, c_ast.TypeDecl) or not isinstance(node.type, c_ast.IdentifierType):
@@ -332,7 +333,7 @@ def expression_type(node: c_ast.Node, declarations: Declarations) -> CType:
             subscripts, node = subscripts + 1, node.name
         return expression_type(node, declarations).element(subscripts) if isinstance(node, c_ast.ID) else CType(UNKNOWN)
     if isinstance(node, c_ast.Cast):
-        return _cast_type(node.to_type, declarations)
+        return declarator_type(node.to_type.type, declarations)
     if isinstance(node, c_ast.UnaryOp):
         if node.op in ("!", "sizeof", "_Alignof"):
             return CType(INTEGER)

@@ -1,7 +1,7 @@
 """Turn a parsed region into a ``Scop``: statements, domains, accesses, loop tree.
 
-Public: ``check_parameter_macros``, ``extract_scop``.  Anything outside the polyhedral model raises
-``UnsupportedRegion`` with the reason and the position of the construct.
+Public: ``check_parameter_macros``, ``extract_scop``, ``region_identifiers``.  Anything outside the
+polyhedral model raises ``UnsupportedRegion`` with the reason and the position of the construct.
 
 Calls inside statements are assumed to be pure functions or macros (as
 PolyBench's ``SCALAR_VAL``, ``SQRT_FUN`` and ``max_score`` are), except the
@@ -13,12 +13,14 @@ is rejected.  In loop bounds, conditions and subscripts, ``min``/``max``
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
-from polyopt.frontend.declarations import INTEGER, CType, Declarations
+from polyopt.frontend.declarations import INTEGER, CType, Declarations, declarator_type
+from polyopt.frontend.locals import clashing_declarations, declaration_problem, member_name, renamed, type_spelling
 from polyopt.frontend.scop import (
     Access,
     Affine,
@@ -27,6 +29,7 @@ from polyopt.frontend.scop import (
     Condition,
     Const,
     Divisible,
+    Local,
     Logic,
     Loop,
     LoopExit,
@@ -141,17 +144,27 @@ def _base_name(node: c_ast.Node) -> str:
 @dataclass
 class _Context:
     """What encloses the node being extracted (immutable use: copied on descent): the iterators,
-    the conditions, and ``(rank, iterator, direction)`` of each enclosing loop."""
+    the conditions, ``(rank, iterator, direction)`` of each enclosing loop, and the model names of
+    the region's declarations in scope."""
 
     iterators: tuple[str, ...] = ()
     constraints: tuple[Condition, ...] = ()
     loops: tuple[tuple[int, str, int], ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)  # a declaration of the region in scope -> model name
 
 
 @dataclass
 class _Extractor:
     fallback: Location
     written: set[str]
+    constants: Mapping[str, int] = field(default_factory=dict)
+    declarations: Declarations = field(default_factory=Declarations)
+    clashing: frozenset[str] = frozenset()  # declared names that need another name in the model
+    taken: set[str] = field(default_factory=set)  # names a renamed declaration must avoid
+    locals: list[Local] = field(default_factory=list)
+    local_types: dict[str, CType] = field(default_factory=dict)
+    members: dict[str, str] = field(default_factory=dict)  # a member's spelling (``p->f``) -> its model name
+    whole: dict[str, c_ast.Node] = field(default_factory=dict)  # names accessed whole -> a use
     statements: list[Statement] = field(default_factory=list)
     parameters: dict[str, None] = field(default_factory=dict)
     all_iterators: set[str] = field(default_factory=set)
@@ -164,7 +177,8 @@ class _Extractor:
         return UnsupportedRegion(message, _location(node, self.fallback))
 
     # -- affine expressions -------------------------------------------------
-    def affine(self, node: c_ast.Node, ctx: _Context) -> Affine:
+    def affine(self, node: c_ast.Node, ctx: _Context, numeric: bool = False) -> Affine:
+        """``node`` as an affine tree; ``numeric``: named constants give their values (where a number is needed)."""
         if isinstance(node, c_ast.Constant):
             value = _int_literal(node.value) if node.type in ("int", "long", "unsigned int") else None
             if value is None:
@@ -173,29 +187,37 @@ class _Extractor:
                 raise self.fail(f"constant '{node.value}' does not fit in 'int', the type of the generated loops", node)
             return Const(value)
         if isinstance(node, c_ast.ID):
+            if numeric and self.is_named_constant(node, ctx):
+                return self.named_constant(node)
             return self.variable(node, ctx)
         if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
-            operand = self.affine(node.expr, ctx)
+            operand = self.affine(node.expr, ctx, numeric)
             return Neg(operand) if node.op == "-" else operand
         if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
-            return self.affine_binary(node, ctx)
+            return self.affine_binary(node, ctx, numeric)
         if isinstance(node, c_ast.TernaryOp):
-            return Select(self.condition(node.cond, ctx), self.affine(node.iftrue, ctx), self.affine(node.iffalse, ctx))
+            then, other = self.affine(node.iftrue, ctx, numeric), self.affine(node.iffalse, ctx, numeric)
+            return Select(self.condition(node.cond, ctx), then, other)
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             op = _AFFINE_CALLS.get(node.name.name)
             args = node.args.exprs if node.args is not None else []
             if op is not None and len(args) == 2:
-                left, right = self.affine(args[0], ctx), self.affine(args[1], ctx)
+                numeric_right = numeric or op in ("floord", "ceild")
+                left, right = self.affine(args[0], ctx, numeric), self.affine(args[1], ctx, numeric_right)
                 if op in ("floord", "ceild"):
                     self.positive_constant(right, node)
                 return BinOp(op, left, right)
             raise self.fail(f"call to '{node.name.name}' in an affine expression", node)
         if isinstance(node, c_ast.ArrayRef):
             raise self.fail("array access in a loop bound, condition or subscript (data-dependent)", node)
+        if isinstance(node, c_ast.StructRef):
+            raise self.fail("structure member in a loop bound, condition or subscript", node)
         raise self.fail(f"non-affine expression ({type(node).__name__})", node)
 
-    def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context) -> Affine:
-        left, right = self.affine(node.left, ctx), self.affine(node.right, ctx)
+    def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context, numeric: bool = False) -> Affine:
+        left_numeric = numeric or node.op == "*" and self.constant_expression(node.left, ctx)
+        right_numeric = numeric or node.op in ("/", "%") or node.op == "*" and self.constant_expression(node.right, ctx)
+        left, right = self.affine(node.left, ctx, left_numeric), self.affine(node.right, ctx, right_numeric)
         if node.op == "*":
             if _const_value(left) is None and _const_value(right) is None:
                 raise self.fail("product of two variables is not affine", node)
@@ -208,12 +230,40 @@ class _Extractor:
         if value is None or value <= 0:
             raise self.fail("division by a non-constant or non-positive value is not affine", node)
 
+    def is_named_constant(self, node: c_ast.ID, ctx: _Context) -> bool:
+        """Whether ``node`` names an integer constant (``polyopt.frontend.constants``), not a variable of the region."""
+        name = node.name
+        return (
+            name in self.constants and name not in self.written and name not in self.all_iterators | set(ctx.iterators)
+        )
+
+    def named_constant(self, node: c_ast.ID) -> Const:
+        value = self.constants[node.name]
+        if not INT_MIN <= value <= INT_MAX:
+            reason = f"constant '{node.name}' = {value} does not fit in 'int'"
+            raise self.fail(f"{reason}, the type of the generated loops", node)
+        return Const(value)
+
+    def constant_expression(self, node: c_ast.Node, ctx: _Context) -> bool:
+        """Whether ``node`` is built of integer literals and named constants only."""
+        if isinstance(node, c_ast.ID):
+            return self.is_named_constant(node, ctx)
+        if isinstance(node, c_ast.Constant):
+            return True
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+            return self.constant_expression(node.expr, ctx)
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
+            return self.constant_expression(node.left, ctx) and self.constant_expression(node.right, ctx)
+        return False
+
     def variable(self, node: c_ast.ID, ctx: _Context) -> Var:
         name = node.name
         if name in ctx.iterators:
             return Var(name)
         if name in self.all_iterators:
             raise self.fail(f"iterator '{name}' is used outside its loop", node)
+        if name in ctx.names:
+            raise self.fail(f"'{name}' is declared in the region, so this expression is data-dependent", node)
         if name in self.written:
             raise self.fail(f"'{name}' is written in the region, so this expression is data-dependent", node)
         self.parameters.setdefault(name)
@@ -233,8 +283,33 @@ class _Extractor:
     def block(self, nodes: list[c_ast.Node], ctx: _Context) -> tuple[Node, ...]:
         result: list[Node] = []
         for node in nodes:
-            result.extend(self.node(node, ctx))
+            if isinstance(node, c_ast.Decl):
+                ctx, declared = self.declaration(node, ctx)
+                result.extend(declared)
+            else:
+                result.extend(self.node(node, ctx))
         return tuple(result)
+
+    def declaration(self, decl: c_ast.Decl, ctx: _Context) -> tuple[_Context, tuple[Node, ...]]:
+        """A scalar declared in the region (``polyopt.frontend.locals``): the context where it is in
+        scope, and the statement of its initializer."""
+        problem = declaration_problem(decl)
+        if problem is not None:
+            raise self.fail(problem, decl)
+        name = decl.name
+        if name in self.clashing:
+            number = 1
+            while f"{name}_{number}" in self.taken:
+                number += 1
+            name = f"{name}_{number}"
+        self.taken.add(name)
+        self.locals.append(Local(name, type_spelling(decl), ctx.iterators))
+        self.local_types[name] = declarator_type(decl.type, self.declarations)
+        inner = replace(ctx, names={**ctx.names, decl.name: name})
+        if decl.init is None:
+            return inner, ()
+        assignment = c_ast.Assignment("=", c_ast.ID(decl.name, decl.coord), decl.init, decl.coord)
+        return inner, (self.statement(assignment, inner),)
 
     def node(self, node: c_ast.Node, ctx: _Context) -> tuple[Node, ...]:
         if isinstance(node, c_ast.Compound):
@@ -267,6 +342,7 @@ class _Extractor:
             c_ast.Return: "'return' changes control flow",
             c_ast.Switch: "'switch' statement",
             c_ast.Pragma: "'#pragma' inside the region",
+            c_ast.Typedef: "'typedef' inside the region",
         }
         reason = reasons.get(type(node), f"unsupported statement ({type(node).__name__})")
         raise self.fail(reason, node)
@@ -276,7 +352,7 @@ class _Extractor:
         if iterator in ctx.iterators:
             raise self.fail(f"loop reuses the iterator '{iterator}' of an enclosing loop", node)
         step = self.loop_step(node, iterator)
-        inner = _Context(ctx.iterators + (iterator,), ctx.constraints)
+        inner = replace(ctx, iterators=ctx.iterators + (iterator,))
         bounds = self.loop_bounds(node, iterator, step, inner)
         var = Var(iterator)
         first = Compare(">=" if step > 0 else "<=", var, lower)
@@ -290,9 +366,9 @@ class _Extractor:
             self.check_accesses_before(iterator, ctx, node)
         start, self.rank = self.rank, self.rank + 1
         loops = ctx.loops + ((start, iterator, direction),)
-        body = self.node(node.stmt, _Context(inner.iterators, ctx.constraints + constraints, loops))
+        body = self.node(node.stmt, replace(inner, constraints=ctx.constraints + constraints, loops=loops))
         end, self.rank = self.rank, self.rank + 1
-        if not isinstance(node.init, c_ast.DeclList):
+        if not isinstance(node.init, c_ast.DeclList) and iterator not in ctx.names:
             self.exits.append(LoopExit(iterator, ctx.loops, end, ctx.constraints, lower, step, bounds))
         return Loop(iterator, direction, body)
 
@@ -326,6 +402,9 @@ class _Extractor:
 
     def step_amount(self, step: c_ast.Assignment) -> int:
         rvalue = step.rvalue
+        if step.op in ("+=", "-=") and isinstance(rvalue, c_ast.ID) and rvalue.name in self.constants:
+            value = self.constants[rvalue.name] if rvalue.name not in self.written else 0
+            return value if step.op == "+=" else -value
         if step.op in ("+=", "-=") and isinstance(rvalue, c_ast.Constant):
             value = _int_literal(rvalue.value) or 0
             return value if step.op == "+=" else -value
@@ -379,11 +458,16 @@ class _Extractor:
                 constraints=ctx.constraints,
                 reads=tuple(dict.fromkeys(reads)),
                 writes=tuple(dict.fromkeys(writes)),
-                body=node,
+                body=self.with_model_names(node, ctx),
                 location=_location(node, self.fallback),
             )
         )
         return StmtRef(name)
+
+    def with_model_names(self, node: c_ast.Node, ctx: _Context) -> c_ast.Node:
+        """``node`` with each declaration of the region in scope spelled by its model name."""
+        names = {name: c_ast.ID(model) for name, model in ctx.names.items() if name != model}
+        return renamed(node, names) if names.keys() - set(ctx.iterators) else node
 
     def collect(self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access]) -> None:
         """Gather the accesses of an expression into ``reads`` and ``writes``."""
@@ -395,7 +479,7 @@ class _Extractor:
             self.collect(node.rvalue, ctx, reads, writes)
         elif isinstance(node, c_ast.UnaryOp):
             self.collect_unary(node, ctx, reads, writes)
-        elif isinstance(node, (c_ast.ArrayRef, c_ast.ID)):
+        elif isinstance(node, (c_ast.ArrayRef, c_ast.ID, c_ast.StructRef)):
             access = self.access(node, ctx)
             if access.array not in ctx.iterators:
                 reads.append(access)
@@ -426,8 +510,11 @@ class _Extractor:
         while isinstance(node, c_ast.ArrayRef):
             subscripts.append(self.affine(node.subscript, ctx))
             node = node.name
+        if isinstance(node, c_ast.StructRef):
+            return self.member(node, subscripts, ctx)
         if not isinstance(node, c_ast.ID):
             raise self.fail("access through a pointer expression is not supported", node)
+        self.whole.setdefault(node.name, node)
         name = node.name
         if name in ctx.iterators:
             if subscripts or writing:
@@ -435,10 +522,47 @@ class _Extractor:
             return Access(name, ())
         if name in self.all_iterators:
             raise self.fail(f"iterator '{name}' is used outside its loop", node)
+        name = ctx.names.get(name, name)
         rank = self.array_ranks.setdefault(name, len(subscripts))
         if rank != len(subscripts):
             raise self.fail(f"'{name}' is accessed with {len(subscripts)} subscripts and with {rank}", node)
         return Access(name, tuple(reversed(subscripts)))
+
+    def member(self, node: c_ast.StructRef, subscripts: list[Affine], ctx: _Context) -> Access:
+        """An access to a structure member (``s.f``, ``s.f[i]``, ``a[i].f``, ``p->f[i]``): one array per
+        member, indexed by all the subscripts on the way, named by ``polyopt.frontend.members``."""
+        path: list[str] = []
+        while isinstance(node, (c_ast.StructRef, c_ast.ArrayRef)):
+            if isinstance(node, c_ast.StructRef):
+                path.append(f"{node.type}{node.field.name}")
+            else:
+                path.append("[]")
+                subscripts.append(self.affine(node.subscript, ctx))
+            node = node.name
+        if not isinstance(node, c_ast.ID):
+            raise self.fail("access through a pointer expression is not supported", node)
+        base = node.name
+        if base in ctx.iterators or base in self.all_iterators or base in ctx.names:
+            raise self.fail(f"member of '{base}', which is not a structure of the region's caller", node)
+        if base in self.written:
+            raise self.fail(f"'{base}' is written in the region, so its members are not distinct arrays", node)
+        spelling = base + "".join(reversed(path))
+        name = self.members.get(spelling)
+        if name is None:
+            name = member_name(spelling, self.taken)
+            self.taken.add(name)
+            self.members[spelling] = name
+        rank = self.array_ranks.setdefault(name, len(subscripts))
+        if rank != len(subscripts):
+            raise self.fail(f"'{spelling}' is accessed with {len(subscripts)} subscripts and with {rank}", node)
+        return Access(name, tuple(reversed(subscripts)))
+
+    def check_members(self) -> None:
+        """A structure accessed whole and through its members would be two arrays for one object."""
+        for spelling in self.members:
+            base = re.match(r"\w+", spelling)[0]
+            if base in self.whole:
+                raise self.fail(f"'{base}' is used whole and through its member '{spelling}'", self.whole[base])
 
 
 def _conjuncts(node: c_ast.Node) -> list[c_ast.Node]:
@@ -451,7 +575,8 @@ def _call_name(node: c_ast.FuncCall) -> str:
     return node.name.name if isinstance(node.name, c_ast.ID) else "<expression>"
 
 
-def _identifiers(region: c_ast.Node) -> frozenset[str]:
+def region_identifiers(region: c_ast.Node) -> frozenset[str]:
+    """Every name that ``region`` mentions or declares."""
     names: set[str] = set()
 
     class Visitor(c_ast.NodeVisitor):
@@ -467,12 +592,28 @@ def _identifiers(region: c_ast.Node) -> frozenset[str]:
     return frozenset(names)
 
 
-def extract_scop(region: c_ast.Compound, location: Location, declarations: Declarations | None = None) -> Scop:
-    """Build the region's ``Scop`` with the ``declarations`` visible at it; raise ``UnsupportedRegion``
-    when it is not affine."""
+def extract_scop(
+    region: c_ast.Compound,
+    location: Location,
+    declarations: Declarations | None = None,
+    constants: Mapping[str, int] | None = None,
+) -> Scop:
+    """Build the region's ``Scop`` with the ``declarations`` visible at it and the named integer
+    ``constants`` (used by value where a number is needed: a divisor, a factor, a step); raise
+    ``UnsupportedRegion`` when it is not affine."""
     written = _written_names(region)
-    extractor = _Extractor(fallback=location, written=written)
+    declarations = declarations or Declarations()
+    identifiers = region_identifiers(region)
+    extractor = _Extractor(
+        fallback=location,
+        written=written,
+        constants=constants or {},
+        declarations=declarations,
+        clashing=clashing_declarations(region),
+        taken=set(identifiers),
+    )
     tree = extractor.block(region.block_items or [], _Context())
+    extractor.check_members()
     if not extractor.statements:
         raise UnsupportedRegion("the region contains no statements", location)
     for name in extractor.parameters:
@@ -482,12 +623,14 @@ def extract_scop(region: c_ast.Compound, location: Location, declarations: Decla
         statements=tuple(extractor.statements),
         tree=tree,
         parameters=tuple(extractor.parameters),
-        identifiers=_identifiers(region),
+        identifiers=identifiers | extractor.taken,
         location=location,
-        declarations=(declarations or Declarations()).with_objects(
-            {name: CType(INTEGER) for name in extractor.all_iterators}
+        declarations=declarations.with_objects(
+            {**extractor.local_types, **{name: CType(INTEGER) for name in extractor.all_iterators}}
         ),
         exits=tuple(extractor.exits),
+        locals=tuple(extractor.locals),
+        members={name: spelling for spelling, name in extractor.members.items()},
     )
 
 

@@ -12,7 +12,11 @@ in this order:
 3. ``DEFAULT_PARAMETER_VALUE``, when gcc is missing or fails (a missing include), or the name does
    not expand to such a number (a function parameter ``n``).
 
-Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``parameter_values``.
+The same run serves ``polyopt.frontend.constants`` (``macro_expansions``: the probe may sit at a
+region's start, so that the macros are read as the region sees them).
+
+Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``parameter_values``,
+``macro_expansions``, ``integer_value``.
 """
 
 from __future__ import annotations
@@ -85,21 +89,28 @@ def _c_literal(match: re.Match[str]) -> str:
     return str(int(digits, base))
 
 
-def _integer(expansion: str) -> int | None:
-    """The positive integer that ``expansion`` computes, or None."""
+def integer_value(expansion: str) -> int | None:
+    """The integer that ``expansion`` (C integer literals, ``+ - * / %``, parentheses) computes, or None."""
     try:
-        value = _evaluate(ast.parse(_C_INTEGER.sub(_c_literal, expansion), mode="eval").body)
+        return _evaluate(ast.parse(_C_INTEGER.sub(_c_literal, expansion), mode="eval").body)
     except (SyntaxError, ValueError, ArithmeticError, RecursionError, MemoryError):
         return None
-    return value if value > 0 else None
 
 
-def _expansions(text: str, filename: str, names: list[str]) -> dict[str, str]:
-    """What the preprocessor expands each name to at the end of ``text``; empty when gcc fails."""
+def _integer(expansion: str) -> int | None:
+    """The positive integer that ``expansion`` computes, or None."""
+    value = integer_value(expansion)
+    return value if value is not None and value > 0 else None
+
+
+def macro_expansions(text: str, filename: str, names: list[str], position: int | None = None) -> dict[str, str]:
+    """What the preprocessor expands each of ``names`` (identifiers or expressions on one line) to at
+    the offset ``position`` of ``text`` (its end by default), in one gcc run; empty when gcc fails."""
     probe = "".join(f" {_MARKER} {name}" for name in names)
     command = [CC, "-E", "-P", "-x", "c", "-", "-I", str(Path(filename).parent)]
+    at = len(text) if position is None else position
     try:
-        source = f"{text}\n{probe}\n".encode("utf-8", errors="surrogateescape")
+        source = f"{text[:at]}\n{probe}\n{text[at:]}".encode("utf-8", errors="surrogateescape")
         result = subprocess.run(command, input=source, capture_output=True, timeout=PREPROCESS_TIMEOUT)
     except (OSError, subprocess.SubprocessError, UnicodeError):
         return {}
@@ -112,14 +123,20 @@ def _expansions(text: str, filename: str, names: list[str]) -> dict[str, str]:
 
 
 def parameter_values(
-    text: str, filename: str, names: Iterable[str], hints: Mapping[str, int]
+    text: str,
+    filename: str,
+    names: Iterable[str],
+    hints: Mapping[str, int],
+    expansions: Mapping[str, str] | None = None,
 ) -> dict[str, ParameterValue]:
     """The value of each parameter in ``names`` for the file ``filename`` holding ``text``: its hint,
     else its preprocessor value, else ``DEFAULT_PARAMETER_VALUE`` (see the module docstring).
-    Runs gcc at most once, and only for names without a hint; never raises."""
+    ``expansions`` are those of an earlier ``macro_expansions`` run; without them gcc runs at most
+    once, and only for names without a hint; never raises."""
     wanted = list(dict.fromkeys(names))
     unhinted = [name for name in wanted if name not in hints and _IDENTIFIER.fullmatch(name)]
-    expansions = _expansions(text, filename, unhinted) if unhinted else {}
+    if expansions is None:
+        expansions = macro_expansions(text, filename, unhinted) if unhinted else {}
     values: dict[str, ParameterValue] = {}
     for name in wanted:
         number = _integer(expansions[name]) if name in expansions else None

@@ -5,11 +5,12 @@ parameter names; the model stage turns them into isl objects.
 
 Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
 ``Logic``, ``Not``, ``Divisible``, ``Access``, ``Statement``, ``Loop``,
-``StmtRef``, ``LoopExit``, ``Scop``, ``affine_names``.
+``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``affine_names``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
@@ -161,6 +162,17 @@ class LoopExit:
 
 
 @dataclass(frozen=True)
+class Local:
+    """A scalar that the region declares: ``name`` in the model (the declared name, or another one
+    when that is taken), its base type as C spells it (qualifiers dropped), and the ``loops`` around
+    its declaration (iterator names, outermost first): each of their iterations has its own."""
+
+    name: str
+    ctype: str
+    loops: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Scop:
     """A region in the model: its statements, their loop tree and parameters.
 
@@ -169,7 +181,10 @@ class Scop:
     writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
     name the region mentions, so that generated names avoid them; ``declarations`` the types
     of the names it uses (its iterators are integers); ``exits`` are the ends of the
-    loops whose iterators are declared outside them, in textual order.
+    loops whose iterators are declared outside them, in textual order; ``locals`` the scalars it
+    declares, modelled as scalars of the whole region (``polyopt.transform.privatization`` gives
+    them one element per iteration of their loops); ``members`` the model name of each structure
+    member it accesses -> the member's spelling (``p->f``, ``a[].f``).
     """
 
     statements: tuple[Statement, ...]
@@ -179,6 +194,8 @@ class Scop:
     location: Location
     declarations: Declarations = field(default_factory=Declarations, compare=False, repr=False)
     exits: tuple[LoopExit, ...] = ()
+    locals: tuple[Local, ...] = ()
+    members: Mapping[str, str] = field(default_factory=dict)
 
     def restricted(self, names: frozenset[str]) -> Scop:
         """The region with only the statements ``names`` (loops left empty disappear)."""

@@ -7,13 +7,13 @@ decision of what to expand is ``polyopt.analysis.expansion``'s.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 from pycparser import c_ast
 
 from polyopt.analysis.expansion import Expansion
 from polyopt.frontend.declarations import UNKNOWN, CType
+from polyopt.frontend.locals import renamed
 from polyopt.frontend.scop import Access, Affine, BinOp, Const, Scop, Statement, Var
 
 
@@ -34,20 +34,6 @@ def _element(expansion: Expansion) -> c_ast.Node:
     return node
 
 
-def _renamed(node: c_ast.Node, scalar: str, element: c_ast.Node) -> c_ast.Node:
-    """A copy of ``node`` with every use of the identifier ``scalar`` replaced by ``element``."""
-    if isinstance(node, c_ast.ID):
-        return copy.deepcopy(element) if node.name == scalar else node
-    node = copy.copy(node)
-    for attribute in node.__slots__:
-        value = getattr(node, attribute, None)
-        if isinstance(value, c_ast.Node):
-            setattr(node, attribute, _renamed(value, scalar, element))
-        elif isinstance(value, list):
-            setattr(node, attribute, [_renamed(v, scalar, element) if isinstance(v, c_ast.Node) else v for v in value])
-    return node
-
-
 def _accesses(accesses: tuple[Access, ...], scalar: str, access: Access) -> tuple[Access, ...]:
     return tuple(access if read_or_write.array == scalar else read_or_write for read_or_write in accesses)
 
@@ -60,7 +46,7 @@ def replace_scalar(statement: Statement, scalar: str, access: Access, element: c
         statement,
         reads=_accesses(statement.reads, scalar, access),
         writes=_accesses(statement.writes, scalar, access),
-        body=_renamed(statement.body, scalar, element),
+        body=renamed(statement.body, {scalar: element}),
     )
 
 

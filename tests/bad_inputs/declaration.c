@@ -1,11 +1,11 @@
-/* A declaration inside the region. */
+/* An array declared inside the region. */
 void kernel(int n, double a[n], double b[n])
 {
   int i;
 #pragma scop
   for (i = 0; i < n; i++) {
-    double t = a[i];
-    b[i] = t * t;
+    double t[2] = {a[i], a[i]};
+    b[i] = t[0] * t[1];
   }
 #pragma endscop
 }
