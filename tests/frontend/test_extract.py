@@ -344,9 +344,19 @@ REJECTIONS = [
     ("switch", "for (i = 0; i < n; i++)\n  switch (i) {\n  case 0: a[i] = 1;\n  }\n", "5:3", "'switch' statement"),
     ("array declaration", "for (i = 0; i < n; i++) {\n  double t[4];\n  b[i] = 0;\n}\n", "5:10", "array 't' declared"),
     ("pointer declaration", "for (i = 0; i < n; i++) {\n  double *p = a;\n  b[i] = 0;\n}\n", "5:10", "pointer 'p'"),
-    ("static declaration", "static int k;\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n", "4:12", "'static' declaration of 'k'"),
+    (
+        "static declaration",
+        "static int k;\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n",
+        "4:12",
+        "'static' declaration of 'k'",
+    ),
     ("structure declaration", "struct pt q;\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n", "4:11", "'q' of a structure"),
-    ("declared name in a subscript", "for (i = 0; i < n; i++) {\n  int k = i;\n  a[k] = 0;\n}\n", "6:5", "'k' is declared"),
+    (
+        "declared name in a subscript",
+        "for (i = 0; i < n; i++) {\n  int k = i;\n  a[k] = 0;\n}\n",
+        "6:5",
+        "'k' is declared",
+    ),
     (
         "pragma",
         "#pragma omp parallel for\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n",
