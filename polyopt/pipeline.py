@@ -479,10 +479,14 @@ def _part(
 def _private_part(region: Region, scop: Scop, options: Options, setting: _Setting, dead: frozenset[str]) -> _Part:
     """``_part`` with the scalars declared inside the region's loops private to their iterations
     (``polyopt.transform.privatization``) when each becomes a scalar again (``polyopt.analysis.contraction``)
-    and no scalar is expanded; else with them as scalars of the whole region."""
+    and no scalar is expanded; else with them as scalars of the whole region.  An accumulator (updated by
+    a reduction) stays a scalar of the region: contraction leaves reduced arrays alone."""
     private = frozenset(local.name for local in private_locals(scop))
     if private:
-        part = _part(region, privatized(scop), _context(options), options, setting, dead | private)
+        model = build_model(privatized(scop, private), _context(options))
+        private -= {reduction.array for reduction in find_reductions(model)}
+    if private:
+        part = _part(region, privatized(scop, private), _context(options), options, setting, dead | private)
         contracted = {contraction.array for contraction in part.decisions.contractions}
         if private <= contracted and not part.decisions.expansions:
             return part

@@ -4,16 +4,17 @@ A parameter is an identifier in a region's loop bounds (``_PB_NI``, ``n``).  Its
 in this order:
 
 1. a ``--param NAME=VALUE`` hint;
-2. the number the C preprocessor expands the name to at the end of the file: the file runs
-   through ``gcc -E -P`` once, followed by one line ``__polyopt_value__ NAME1 __polyopt_value__ NAME2 ...``,
+2. the number the C preprocessor expands the name to at the end of the file, or where the region
+   starts: the file runs through ``gcc -E -P`` once, with one line
+   ``__polyopt_value__ NAME1 __polyopt_value__ NAME2 ...`` there,
    so PolyBench's chains (``_PB_NI`` → ``POLYBENCH_LOOP_BOUND(NI, ni)`` → ``NI`` → ``NI_DEFAULT``
    → ``1000`` under ``#if``) resolve exactly as in the compiler's default build.  An expansion is
    used when it is a positive integer: C integer literals combined with ``+ - * / %`` and parentheses;
 3. ``DEFAULT_PARAMETER_VALUE``, when gcc is missing or fails (a missing include), or the name does
    not expand to such a number (a function parameter ``n``).
 
-The same run serves ``polyopt.frontend.constants`` (``macro_expansions``: the probe may sit at a
-region's start, so that the macros are read as the region sees them).
+The pipeline runs the preprocessor once per region, at its start (``macro_expansions``), for the
+parameters and the named constants of ``polyopt.frontend.constants`` alike.
 
 Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``parameter_values``,
 ``macro_expansions``, ``integer_value``.

@@ -30,11 +30,13 @@ def _element(local: Local) -> c_ast.Node:
     return node
 
 
-def privatized(scop: Scop) -> Scop:
-    """``scop`` with each of its ``private_locals`` an array over the loops around its declaration."""
+def privatized(scop: Scop, names: frozenset[str]) -> Scop:
+    """``scop`` with each of its ``private_locals`` in ``names`` an array over the loops around its declaration."""
     statements = scop.statements
     objects: dict[str, CType] = {}
     for local in private_locals(scop):
+        if local.name not in names:
+            continue
         access = Access(local.name, tuple(Var(loop) for loop in local.loops))
         element = _element(local)
         statements = tuple(replace_scalar(s, local.name, access, element) for s in statements)

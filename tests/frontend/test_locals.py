@@ -88,7 +88,8 @@ def test_clashing_declarations() -> None:
 
 def test_privatized_locals_have_one_element_per_iteration(scop_of: ScopOf) -> None:
     scop = privatized(
-        scop_of("for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++) {\n    int t = a[i][j];\n    b[j][i] = t;\n  }\n")
+        scop_of("for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++) {\n    int t = a[i][j];\n    b[j][i] = t;\n  }\n"),
+        frozenset({"t"}),
     )
 
     assert scop.statements[0].writes == (Access("t", (Var("i"), Var("j"))),)
