@@ -20,7 +20,14 @@ from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
 from polyopt.frontend.declarations import INTEGER, CType, Declarations, declarator_type
-from polyopt.frontend.locals import clashing_declarations, declaration_problem, member_name, renamed, type_spelling
+from polyopt.frontend.locals import (
+    clashing_declarations,
+    declaration_problem,
+    member_name,
+    members_overlap,
+    renamed,
+    type_spelling,
+)
 from polyopt.frontend.scop import (
     Access,
     Affine,
@@ -151,6 +158,7 @@ class _Context:
     constraints: tuple[Condition, ...] = ()
     loops: tuple[tuple[int, str, int], ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)  # a declaration of the region in scope -> model name
+    numeric: bool = False  # named constants give their values (where the model needs a number)
 
 
 @dataclass
@@ -177,8 +185,7 @@ class _Extractor:
         return UnsupportedRegion(message, _location(node, self.fallback))
 
     # -- affine expressions -------------------------------------------------
-    def affine(self, node: c_ast.Node, ctx: _Context, numeric: bool = False) -> Affine:
-        """``node`` as an affine tree; ``numeric``: named constants give their values (where a number is needed)."""
+    def affine(self, node: c_ast.Node, ctx: _Context) -> Affine:
         if isinstance(node, c_ast.Constant):
             value = _int_literal(node.value) if node.type in ("int", "long", "unsigned int") else None
             if value is None:
@@ -187,23 +194,22 @@ class _Extractor:
                 raise self.fail(f"constant '{node.value}' does not fit in 'int', the type of the generated loops", node)
             return Const(value)
         if isinstance(node, c_ast.ID):
-            if numeric and self.is_named_constant(node, ctx):
+            if ctx.numeric and self.is_named_constant(node, ctx):
                 return self.named_constant(node)
             return self.variable(node, ctx)
         if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
-            operand = self.affine(node.expr, ctx, numeric)
+            operand = self.affine(node.expr, ctx)
             return Neg(operand) if node.op == "-" else operand
         if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
-            return self.affine_binary(node, ctx, numeric)
+            return self.affine_binary(node, ctx)
         if isinstance(node, c_ast.TernaryOp):
-            then, other = self.affine(node.iftrue, ctx, numeric), self.affine(node.iffalse, ctx, numeric)
-            return Select(self.condition(node.cond, ctx), then, other)
+            return Select(self.condition(node.cond, ctx), self.affine(node.iftrue, ctx), self.affine(node.iffalse, ctx))
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             op = _AFFINE_CALLS.get(node.name.name)
             args = node.args.exprs if node.args is not None else []
             if op is not None and len(args) == 2:
-                numeric_right = numeric or op in ("floord", "ceild")
-                left, right = self.affine(args[0], ctx, numeric), self.affine(args[1], ctx, numeric_right)
+                divisor = replace(ctx, numeric=True) if op in ("floord", "ceild") else ctx
+                left, right = self.affine(args[0], ctx), self.affine(args[1], divisor)
                 if op in ("floord", "ceild"):
                     self.positive_constant(right, node)
                 return BinOp(op, left, right)
@@ -214,10 +220,9 @@ class _Extractor:
             raise self.fail("structure member in a loop bound, condition or subscript", node)
         raise self.fail(f"non-affine expression ({type(node).__name__})", node)
 
-    def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context, numeric: bool = False) -> Affine:
-        left_numeric = numeric or node.op == "*" and self.constant_expression(node.left, ctx)
-        right_numeric = numeric or node.op in ("/", "%") or node.op == "*" and self.constant_expression(node.right, ctx)
-        left, right = self.affine(node.left, ctx, left_numeric), self.affine(node.right, ctx, right_numeric)
+    def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context) -> Affine:
+        left = self.affine(node.left, self.where_numeric(node, node.left, ctx))
+        right = self.affine(node.right, self.where_numeric(node, node.right, ctx))
         if node.op == "*":
             if _const_value(left) is None and _const_value(right) is None:
                 raise self.fail("product of two variables is not affine", node)
@@ -229,6 +234,13 @@ class _Extractor:
         value = _const_value(expr)
         if value is None or value <= 0:
             raise self.fail("division by a non-constant or non-positive value is not affine", node)
+
+    def where_numeric(self, node: c_ast.BinaryOp, operand: c_ast.Node, ctx: _Context) -> _Context:
+        """The context of ``operand`` of ``node``: named constants give their values in a divisor and in a
+        factor of a product made of named constants and literals only."""
+        divisor = node.op in ("/", "%") and operand is node.right
+        factor = node.op == "*" and self.constant_expression(operand, ctx)
+        return replace(ctx, numeric=True) if divisor or factor else ctx
 
     def is_named_constant(self, node: c_ast.ID, ctx: _Context) -> bool:
         """Whether ``node`` names an integer constant (``polyopt.frontend.constants``), not a variable of the region."""
@@ -530,7 +542,7 @@ class _Extractor:
 
     def member(self, node: c_ast.StructRef, subscripts: list[Affine], ctx: _Context) -> Access:
         """An access to a structure member (``s.f``, ``s.f[i]``, ``a[i].f``, ``p->f[i]``): one array per
-        member, indexed by all the subscripts on the way, named by ``polyopt.frontend.members``."""
+        member, indexed by all the subscripts on the way, named by ``polyopt.frontend.locals.member_name``."""
         path: list[str] = []
         while isinstance(node, (c_ast.StructRef, c_ast.ArrayRef)):
             if isinstance(node, c_ast.StructRef):
@@ -549,6 +561,9 @@ class _Extractor:
         spelling = base + "".join(reversed(path))
         name = self.members.get(spelling)
         if name is None:
+            for other in self.members:
+                if members_overlap(spelling, other):
+                    raise self.fail(f"'{spelling}' and '{other}' may overlap: they would be two arrays", node)
             name = member_name(spelling, self.taken)
             self.taken.add(name)
             self.members[spelling] = name

@@ -1,6 +1,7 @@
 """Declarations inside a region: which are scalars polyopt models, and which names must change.
 
-Public: ``declaration_problem``, ``type_spelling``, ``clashing_declarations``, ``member_name``, ``renamed``.
+Public: ``declaration_problem``, ``type_spelling``, ``clashing_declarations``, ``member_name``,
+``members_overlap``, ``renamed``.
 
 A scalar declared in a loop body is a new object in each iteration: the model gives it one element
 per iteration of the loops around its declaration (``polyopt.transform.privatization``), so that
@@ -86,6 +87,18 @@ def member_name(spelling: str, taken: Collection[str]) -> str:
     while name in taken:
         name += "_"
     return name
+
+
+def members_overlap(first: str, second: str) -> bool:
+    """Whether the member spellings ``first`` and ``second`` may name overlapping memory: they reach one
+    base differently (``p->x`` and ``p[].x``), or one holds the other (``s.in`` and ``s.in.v``)."""
+    base = re.match(r"\w*", first)[0]
+    if re.match(r"\w*", second)[0] != base:
+        return False
+    if first[len(base) : len(base) + 1] != second[len(base) : len(base) + 1]:
+        return True
+    shorter, longer = sorted((first, second), key=len)
+    return longer.startswith(shorter) and longer[len(shorter) : len(shorter) + 1] in (".", "-", "[")
 
 
 def renamed(node: c_ast.Node, names: Mapping[str, c_ast.Node]) -> c_ast.Node:

@@ -29,7 +29,10 @@ families, each at the edge of a rewrite's precondition:
   ``s += F[i] * 2.5f``), whose terms read arrays the region never writes;
 - a pointer advanced by a sum (``p += R[i]``), its distance from its buffer printed;
 - column sums ``y[j] += A[i][j]`` (array-section reductions);
-- loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below.
+- loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below;
+- temporaries declared in a loop body (``double v0 = A[i] * 2; B[i] = v0 + ...;``) or an
+  accumulator declared in an outer loop's body, stored at subscripts modulo or divided by a named
+  constant (``#define K0 3``: ``B[i % K0]``, ``B[j / K0]``).
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -153,6 +156,7 @@ class Program:
     parametric: bool = False  # the kernel takes n and the sizes as parameters
     show_iterators: bool = False  # the iterators get a value before the region and are printed after it
     pointer: int = 0  # elements of the buffer in which the pointer p moves (0: no pointer)
+    constants: tuple[Size, ...] = ()  # named constants (``#define K0 3``), never parameters
 
     @property
     def dead(self) -> frozenset[str]:
@@ -182,6 +186,7 @@ class Program:
         lines = [f"/* polyopt fuzz program, seed {self.seed} */", "#include <stdio.h>"]
         lines += ["#include <stdlib.h>"] if heap else []
         lines += ["", f"#define N {self.n}", *(f"#define {size.macro} {size.value}" for size in self.sizes)]
+        lines += [f"#define {constant.macro} {constant.value}" for constant in self.constants]
         if not self.parametric:
             lines += ["#define n N", *(f"#define {size.name} {size.macro}" for size in self.sizes)]
         lines.append("")
@@ -325,6 +330,7 @@ class _Builder:
         self.spare = statements  # optional statements (imperfect nesting, siblings) stop when it runs out
         self.large = False  # a nest has large sizes already (at most one per program)
         self.pointer_reach = 0  # how far the pointer p may move from its start
+        self.constants: list[Size] = []  # named constants of the declared family
 
     def maybe(self, probability: float) -> bool:
         """Whether to add an optional part (it costs one of the spare statements)."""
@@ -874,12 +880,46 @@ class _Builder:
         self.pointer_reach += max(1, math.prod(max(0, high - low + 1) for low, high in ranges.values()) * most)
         return _nest(headers, (Stmt(update),))
 
+    def constant_access(self, array: Array, ranges: Ranges) -> str:
+        """An access to ``array`` with one subscript modulo or divided by a named constant (``B[i % K0]``)."""
+        rng = self.rng
+        if not self.constants or rng.random() < 0.3:
+            self.constants.append(Size(f"K{len(self.constants)}", rng.randint(2, MIN_N - 1)))
+        constant = rng.choice(self.constants)
+        subscripts = [self.subscript(array.lengths[dim], ranges).render() for dim in range(array.rank)]
+        dim, name = rng.randrange(array.rank), rng.choice(list(ranges))
+        subscripts[dim] = f"{name} {rng.choice(('%', '/'))} {constant.macro}"  # within [0, n - 1]: i >= 0
+        return array.name + "".join(f"[{subscript}]" for subscript in subscripts)
+
+    def declared(self) -> Loop:
+        """Temporaries declared in a loop body, or an accumulator declared in an outer loop's body,
+        stored at a subscript with a named constant (``constant_access``)."""
+        rng = self.rng
+        depth = rng.choice((1, 2, 2, 3))
+        headers, ranges = self.headers(depth)
+        target = rng.choice(self.writable())
+        ctype = target.ctype
+        wrap = (lambda value: f"({value}) % {MODULUS}") if ctype == "int" else (lambda value: value)
+        if depth >= 2 and rng.random() < 0.35:
+            outer = dict(list(ranges.items())[:-1])
+            update = wrap(f"v0 + {self.term(ctype, ranges)}")
+            inner = Loop(headers[-1], (Stmt(f"v0 = {update};"),))
+            store = Stmt(f"{self.constant_access(target, outer)} = {wrap(f'v0 + {self.term(ctype, outer)}')};")
+            return _nest(headers[:-1], (Stmt(f"{ctype} v0 = 0;"), inner, store))
+        body = [Stmt(f"{ctype} v0 = {self.expression(ctype, ranges)};")]
+        value = f"v0 + {self.term(ctype, ranges)}"
+        if rng.random() < 0.4:
+            body.append(Stmt(f"{ctype} v1 = {wrap(f'v0 - {self.term(ctype, ranges)}')};"))
+            value = "v0 + v1"
+        body.append(Stmt(f"{self.constant_access(target, ranges)} = {wrap(value)};"))
+        return _nest(headers, tuple(body))
+
     def nest(self) -> list[Node]:
         """One top-level nest (a family may add a few more top-level nodes around it)."""
         rng = self.rng
         kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
-        kinds += ("in_place", "library", "mixed", "pointer", "section")
-        kind = rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4))[0]
+        kinds += ("in_place", "library", "mixed", "pointer", "section", "declared")
+        kind = rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 5))[0]
         if kind == "accumulator":
             return [self.accumulator()]
         if kind == "reduction":
@@ -900,6 +940,8 @@ class _Builder:
             return [self.pointer_nest()]
         if kind == "section":
             return [self.section()]
+        if kind == "declared":
+            return [self.declared()]
         return [self.loop(0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
@@ -926,7 +968,8 @@ def generate(seed: int) -> Program:
     parametric, show_iterators = rng.random() < 0.2, rng.random() < 0.15
     pointer = 2 * builder.pointer_reach + 1 if builder.pointer_reach else 0
     arrays = tuple(builder.arrays + builder.extra)
-    return Program(seed, n, arrays, tuple(nests), tuple(builder.sizes), parametric, show_iterators, pointer)
+    sizes, constants = tuple(builder.sizes), tuple(builder.constants)
+    return Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants)
 
 
 def _without(nodes: tuple[Node, ...], path: tuple[int, ...], unwrap: bool) -> tuple[Node, ...]:

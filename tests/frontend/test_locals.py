@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from pycparser import c_ast, c_generator, c_parser
 
+from polyopt.diagnostics import UnsupportedRegion
 from polyopt.emit.body import print_statement
 from polyopt.frontend.declarations import FLOATING, INTEGER
-from polyopt.frontend.locals import clashing_declarations, member_name, renamed
+from polyopt.frontend.locals import clashing_declarations, member_name, members_overlap, renamed
 from polyopt.frontend.scop import Access, Local, Scop, Var
 from polyopt.transform.privatization import privatized
 
@@ -129,6 +131,27 @@ def test_a_member_name_avoids_the_region_names(scop_of: ScopOf) -> None:
 def test_member_name() -> None:
     assert member_name("a[].f", set()) == "a_f"
     assert member_name("p->f", {"p_f"}) == "p_f_"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "overlap"),
+    [
+        ("p->x", "p[].x", True),
+        ("s.in", "s.in.v", True),
+        ("a[].f", "a[].f[].g", True),
+        ("s.a", "s.ab", False),
+        ("s.f", "s.g", False),
+        ("s.f", "t.f", False),
+    ],
+)
+def test_members_overlap(first: str, second: str, overlap: bool) -> None:
+    assert members_overlap(first, second) is overlap
+    assert members_overlap(second, first) is overlap
+
+
+def test_members_that_may_overlap_are_declined(scop_of: ScopOf) -> None:
+    with pytest.raises(UnsupportedRegion, match=r"'p->x' and 'p\[\].x' may overlap"):
+        scop_of("for (i = 0; i < n; i++)\n  p[i].x = p->x;\n")
 
 
 def test_renaming_leaves_member_names_alone(parse_body: ParseBody) -> None:
