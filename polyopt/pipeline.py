@@ -481,7 +481,7 @@ def _private_part(region: Region, scop: Scop, options: Options, setting: _Settin
     (``polyopt.transform.privatization``) when each becomes a scalar again (``polyopt.analysis.contraction``)
     and no scalar is expanded; else with them as scalars of the whole region.  An accumulator (updated by
     a reduction) stays a scalar of the region: contraction leaves reduced arrays alone."""
-    private = frozenset(local.name for local in private_locals(scop))
+    private = frozenset(local.name for local in private_locals(scop)) if not options.identity else frozenset()
     if private:
         model = build_model(privatized(scop, private), _context(options))
         private -= {reduction.array for reduction in find_reductions(model)}

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from polyopt.cli import options_from_arguments
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, check_program
+from polyopt.pipeline import optimize_text
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.c"))
 OPTION_SETS_HERE: tuple[tuple[str, ...], ...] = ((), ("--blas=none",))
@@ -39,3 +41,12 @@ def test_corpus_program(program: Path, tmp_path: Path) -> None:
     else:
         for verdict in verdicts:
             assert verdict.outcome == DECLINED and expect[2] in verdict.message, verdict
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-expand",)])
+def test_a_declared_temporary_leaves_its_loops_parallel(flags: tuple[str, ...]) -> None:
+    program = CORPUS[0].with_name("decl_temp_2d.c")
+
+    outcome = optimize_text(program.read_text(), str(program), options_from_arguments(flags))
+
+    assert "double t_c;" in outcome.text and "#pragma omp parallel for private(t_c)" in outcome.text
