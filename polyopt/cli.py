@@ -31,8 +31,8 @@ from polyopt.machine import (
     with_overrides,
 )
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
-from polyopt.pipeline import optimize_text
-from polyopt.report import format_report
+from polyopt.pipeline import FileOutcome, optimize_text
+from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.tiling import TilingOptions
 
@@ -115,6 +115,7 @@ def _usage_message(error: PolyoptError) -> str:
     return f"{error.location}: {error.message}" if error.location is not None else error.message
 
 
+REPORT_CHOICES = ("text", "json")
 # the preprocessor's flags: click's parameter name, and the flag (also the joined form's prefix)
 _CPP_FLAGS = {"include_dirs": "-I", "defines": "-D", "undefines": "-U"}
 
@@ -224,6 +225,18 @@ _PLUTO_FLAGS = {
 }
 
 
+def _report_value(args: list[str]) -> list[str]:
+    """``args`` with a ``--report`` that is not followed by its value written ``--report=text``, so
+    that the argument after it stays an argument (``--report gemm.c``)."""
+    written: list[str] = []
+    for position, arg in enumerate(args):
+        if arg == "--":
+            return written + args[position:]
+        following = args[position + 1] if position + 1 < len(args) else None
+        written.append("--report=text" if arg == "--report" and following not in REPORT_CHOICES else arg)
+    return written
+
+
 def _without_pluto_flags(ctx: click.Context, args: list[str]) -> tuple[list[str], tuple[str, ...]]:
     """``args`` without the Pluto flags that polyopt ignores (and their values), and those flags;
     a usage error naming a rejected one."""
@@ -252,7 +265,7 @@ class _Command(click.Command):
     order of the command line (the order in which the preprocessor applies them)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args, ignored = _without_pluto_flags(ctx, args)
+        args, ignored = _without_pluto_flags(ctx, _report_value(args))
         values, _, order = self.make_parser(ctx).parse_args(args=list(args))
         remaining = {name: iter(values.get(name, ())) for name in _CPP_FLAGS}
         ordered = tuple(
@@ -498,9 +511,16 @@ def _options(flags: dict[str, Any]) -> Options:
 @click.option(
     "-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as gcc's -U (-UNAME also; may repeat)."
 )
-@click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
+@click.option(
+    "--report",
+    type=click.Choice(REPORT_CHOICES),
+    is_flag=False,
+    flag_value="text",
+    help="Print what was found and decided for each region to standard error: --report as text, "
+    "--report=json as one JSON document.",
+)
 @click.version_option(__version__, prog_name="polyopt")
-def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
+def main(source: Path, output: str | None, report: str | None, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -513,18 +533,22 @@ def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
     written then), 2 for a usage error.
     """
     options = _options(flags)
-    if flags["ignored_pluto_flags"]:
-        click.echo(_ignored_warning(flags["ignored_pluto_flags"]), err=True)
+    ignored = (_ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
     try:
         target = _output_path(source, output)
         outcome = optimize_text(_read(source), str(source), options)
-        for warning in outcome.warnings:
-            click.echo(warning, err=True)
-        if report:
+        tile_file = _tile_sizes_source(flags) if flags["tile_sizes"] is None else None
+        warnings = (*ignored, *outcome.warnings)
+        if report == "json":
+            click.echo(_json_report(source, options, tile_file, warnings, outcome), err=True)
+        else:
+            for warning in warnings:
+                click.echo(warning, err=True)
+        if report == "text":
             click.echo(f"machine: {options.machine.describe()}", err=True)
-            if flags["tile_sizes"] is None and _tile_sizes_source(flags) is not None:
+            if tile_file is not None:
                 sizes = ",".join(map(str, options.tiling.sizes))
-                click.echo(f"tile sizes: {sizes} from the file {PLUTO_TILE_SIZES} in the current folder", err=True)
+                click.echo(f"tile sizes: {sizes} from the file {tile_file} in the current folder", err=True)
             for region in outcome.regions:
                 if region.report is not None:
                     click.echo(format_report(region.report), err=True, nl=False)
@@ -536,6 +560,23 @@ def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
     except PolyoptError as error:
         click.echo(str(error), err=True)
         sys.exit(EXIT_ERROR)
+
+
+def _json_report(
+    source: Path, options: Options, tile_file: str | None, warnings: Sequence[str], outcome: FileOutcome
+) -> str:
+    """The ``--report=json`` document of this run, with all its ``warnings``."""
+    regions = [
+        RegionSummary(
+            region.region.index,
+            region.region.location,
+            region.code.summary if region.code is not None else None,
+            region.warnings,
+            region.report,
+        )
+        for region in outcome.regions
+    ]
+    return report_json(str(source), options.machine.describe(), tile_file, warnings, regions)
 
 
 def _ignored_warning(ignored: Sequence[str]) -> str:
