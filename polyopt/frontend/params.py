@@ -14,7 +14,10 @@ in this order:
    integer: C integer literals combined with ``+ - * / %`` and parentheses.  Its origin names the
    definition the number comes from: the first macro on the chain from the name (depth first through
    the names each definition uses) whose definition holds a number, a ``#define`` in the file or in a
-   header, or a ``-D`` flag;
+   header, or a ``-D`` flag.  A name that expands to something else stands for the first macro on
+   its chain that expands to such a number (found by a second gcc run): PolyBench's
+   ``_PB_NI`` → ``POLYBENCH_LOOP_BOUND(NI, ni)`` → ``ni`` (the kernel's parameter, which ``main``
+   passes ``NI``) stands for ``NI``, and its origin says ``via NI``;
 3. ``DEFAULT_PARAMETER_VALUE``, when gcc is missing or fails (a missing include: the caller warns),
    or the name does not expand to such a number (a function parameter ``n``).
 
@@ -177,36 +180,35 @@ def _macros(lines: list[str]) -> dict[str, _Macro]:
     return macros
 
 
-def _definition(name: str, macros: Mapping[str, _Macro]) -> tuple[str, _Macro] | None:
-    """The first macro on the chain from ``name`` (depth first through the names each body uses)
-    whose body holds an integer literal."""
-    stack, seen = [name], set()
+def _chain(name: str, macros: Mapping[str, _Macro]) -> list[str]:
+    """The macros on the chain from ``name``: itself (when it is one), then depth first the macros
+    that each definition names."""
+    chain: list[str] = []
+    stack = [name]
     while stack:
         current = stack.pop()
-        if current in seen or current not in macros:
-            continue
-        seen.add(current)
-        macro = macros[current]
-        if _C_INTEGER.search(macro.body):
-            return current, macro
-        stack.extend(reversed(_IDENTIFIER.findall(macro.body)))
-    return None
+        if current in macros and current not in chain:
+            chain.append(current)
+            stack.extend(reversed(_IDENTIFIER.findall(macros[current].body)))
+    return chain
 
 
 def _origin(name: str, macros: Mapping[str, _Macro], filename: str, cpp_flags: Sequence[str]) -> str:
-    """Where the number of ``name`` comes from (see the module docstring)."""
-    found = _definition(name, macros)
+    """Where the number of ``name`` comes from: the first macro on its chain whose definition holds
+    an integer literal (see the module docstring)."""
+    found = next((macro for macro in _chain(name, macros) if _C_INTEGER.search(macros[macro].body)), None)
+    file = macros[found].file if found is not None else ""
     if found is None:
         origin = "preprocessor"
-    elif found[1].file == "<command-line>":
-        given = [flag for flag in cpp_flags if re.fullmatch(rf"-D{found[0]}(=.*)?", flag, re.S)]
-        return given[-1] if given else f"-D{found[0]}={found[1].body}"
-    elif found[1].file == "<stdin>":
+    elif file == "<command-line>":
+        given = [flag for flag in cpp_flags if re.fullmatch(rf"-D{found}(=.*)?", flag, re.S)]
+        return given[-1] if given else f"-D{found}={macros[found].body}"
+    elif file == "<stdin>":
         origin = "#define in file"
-    elif found[1].file.startswith("<"):
-        origin = f"predefined {found[0]}"
+    elif file.startswith("<"):
+        origin = f"predefined {found}"
     else:
-        origin = f"#define in {_shown(Path(filename).parent / found[1].file)}"
+        origin = f"#define in {_shown(Path(filename).parent / file)}"
     return f"{origin}, with {' '.join(cpp_flags)}" if cpp_flags else origin
 
 
@@ -225,20 +227,30 @@ def parameter_values(
     """The value of each parameter in ``names`` for the file ``filename`` holding ``text``: its hint,
     else its preprocessor value (with the ``-I``/``-D``/``-U`` ``cpp_flags``), else
     ``DEFAULT_PARAMETER_VALUE`` (see the module docstring); and why the preprocessor failed, when it
-    was needed and failed (None otherwise).  Runs gcc at most once, and only for names without a
-    hint; never raises."""
+    was needed and failed (None otherwise).  Runs gcc only for names without a hint: once, and once
+    more for the macros that stand in for names that expand to no number; never raises."""
     wanted = list(dict.fromkeys(names))
     unhinted = [name for name in wanted if name not in hints and _IDENTIFIER.fullmatch(name)]
     preprocessed = _preprocess(text, filename, unhinted, cpp_flags) if unhinted else _Preprocessed({}, {})
-    expansions, macros = preprocessed.expansions, preprocessed.macros
+    numbers = {
+        name: (number, name) for name, expansion in preprocessed.expansions.items() if (number := _integer(expansion))
+    }
+    chains = {name: _chain(name, preprocessed.macros)[1:] for name in preprocessed.expansions if name not in numbers}
+    stand_ins = list(dict.fromkeys(macro for chain in chains.values() for macro in chain))
+    if stand_ins:
+        expanded = _preprocess(text, filename, stand_ins, cpp_flags).expansions
+        for name, chain in chains.items():
+            found = next(((number, macro) for macro in chain if (number := _integer(expanded.get(macro, "")))), None)
+            numbers |= {name: found} if found is not None else {}
     default = "default: the preprocessor failed" if preprocessed.failure else "default"
     values: dict[str, ParameterValue] = {}
     for name in wanted:
-        number = _integer(expansions[name]) if name in expansions else None
         if name in hints:
             values[name] = ParameterValue(name, hints[name], "--param")
-        elif number is not None:
-            values[name] = ParameterValue(name, number, _origin(name, macros, filename, cpp_flags))
+        elif name in numbers:
+            number, macro = numbers[name]
+            origin = _origin(macro, preprocessed.macros, filename, cpp_flags)
+            values[name] = ParameterValue(name, number, origin if macro == name else f"via {macro}: {origin}")
         else:
             values[name] = ParameterValue(name, DEFAULT_PARAMETER_VALUE, default)
     return values, preprocessed.failure

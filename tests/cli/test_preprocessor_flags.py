@@ -2,7 +2,9 @@
 
 ``polybench_tree/`` is a small tree in PolyBench/C's layout: ``utilities/polybench.h`` and one kernel,
 ``linear-algebra/kernels/scale/scale.c``, whose sizes live in ``scale.h`` under the dataset macros
-(LARGE by default: NI 1000, NJ 1200; MINI 20 x 30; EXTRALARGE 2000 x 2600).
+(LARGE by default: NI 1000, NJ 1200; MINI 20 x 30; EXTRALARGE 2000 x 2600).  As in PolyBench, the
+loop bound ``_PB_NI`` is ``POLYBENCH_LOOP_BOUND(NI, ni)``, the kernel's parameter ``ni`` unless
+``-DPOLYBENCH_USE_SCALAR_LB``; either way it stands for ``NI``.
 """
 
 from __future__ import annotations
@@ -70,19 +72,25 @@ def test_an_invalid_macro_flag_is_a_usage_error(flag: str, tree: Path) -> None:
     [
         (
             ["-I", "utilities"],
-            "_PB_NI = 1000 (#define in linear-algebra/kernels/scale/scale.h, with -Iutilities)",
+            "_PB_NI = 1000 (via NI: #define in linear-algebra/kernels/scale/scale.h, with -Iutilities)",
         ),
         (
             ["-Iutilities", "-DMINI_DATASET"],
-            "_PB_NI = 20 (#define in linear-algebra/kernels/scale/scale.h, with -Iutilities -DMINI_DATASET)",
+            "_PB_NI = 20 (via NI: #define in linear-algebra/kernels/scale/scale.h, with -Iutilities -DMINI_DATASET)",
         ),
         (
             ["-Iutilities", "-D", "EXTRALARGE_DATASET"],
-            "_PB_NJ = 2600 (#define in linear-algebra/kernels/scale/scale.h, with -Iutilities -DEXTRALARGE_DATASET)",
+            "_PB_NJ = 2600 (via NJ: #define in linear-algebra/kernels/scale/scale.h, "
+            "with -Iutilities -DEXTRALARGE_DATASET)",
         ),
-        (["-Iutilities", "-DNI=77", "-DNJ=5"], "_PB_NI = 77 (-DNI=77), _PB_NJ = 5 (-DNJ=5)"),
-        (["-Iutilities", "-DNI=77", "-DNJ=5", "-UNI", "-UNJ"], "_PB_NI = 1000 (#define in"),
+        (["-Iutilities", "-DNI=77", "-DNJ=5"], "_PB_NI = 77 (via NI: -DNI=77), _PB_NJ = 5 (via NJ: -DNJ=5)"),
+        (["-Iutilities", "-DNI=77", "-DNJ=5", "-UNI", "-UNJ"], "_PB_NI = 1000 (via NI: #define in"),
         (["-Iutilities", "--param", "_PB_NI=300"], "_PB_NI = 300 (--param), _PB_NJ = 1200"),
+        (
+            ["-Iutilities", "-DPOLYBENCH_USE_SCALAR_LB"],
+            "_PB_NI = 1000 (#define in linear-algebra/kernels/scale/scale.h, "
+            "with -Iutilities -DPOLYBENCH_USE_SCALAR_LB)",
+        ),
     ],
 )
 def test_the_report_gives_the_dataset_sizes_and_where_they_come_from(
@@ -139,5 +147,5 @@ def test_a_makefile_rule_with_cppflags_works(tree: Path) -> None:
     )
 
     assert result.returncode == 0, result.stderr
-    assert "_PB_NI = 20 (#define in linear-algebra/kernels/scale/scale.h" in result.stderr
+    assert "_PB_NI = 20 (via NI: #define in linear-algebra/kernels/scale/scale.h" in result.stderr
     assert (tree / "linear-algebra/kernels/scale/scale.opt.c").is_file()

@@ -155,6 +155,20 @@ def test_no_failure_is_reported_when_every_name_has_a_hint() -> None:
 
 
 @needs_gcc
+def test_a_bound_that_expands_to_a_variable_stands_for_the_macro_its_definition_names() -> None:
+    scalar_bounds = POLYBENCH_STYLE.replace("#define LOOP_BOUND(x, y) x", "#define LOOP_BOUND(x, y) y")
+
+    found, _ = parameter_values(scalar_bounds, "k.c", ["_PB_N", "n"], {})
+    given, _ = parameter_values(scalar_bounds, "k.c", ["_PB_N"], {}, ("-DN=77",))
+
+    assert found == {
+        "_PB_N": ParameterValue("_PB_N", 1000, "via N: #define in file"),
+        "n": ParameterValue("n", DEFAULT_PARAMETER_VALUE, "default"),
+    }
+    assert given == {"_PB_N": ParameterValue("_PB_N", 77, "via N: -DN=77")}
+
+
+@needs_gcc
 def test_dash_d_selects_the_dataset_and_the_origin_names_the_flags() -> None:
     found, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {}, ("-DSMALL_DATASET",))
 

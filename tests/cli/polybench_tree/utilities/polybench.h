@@ -4,7 +4,8 @@
 
 #include <stdlib.h>
 
-#ifndef POLYBENCH_USE_SCALAR_LB
+/* Loop bounds are the kernel's parameters (y) unless POLYBENCH_USE_SCALAR_LB asks for the macros (x). */
+#ifdef POLYBENCH_USE_SCALAR_LB
 # define POLYBENCH_LOOP_BOUND(x, y) x
 #else
 # define POLYBENCH_LOOP_BOUND(x, y) y
