@@ -500,7 +500,7 @@ class _Library:
         """What ``options`` ask for; None when no segment is cut out (no reordering, or nothing to call)."""
         if options.identity or not options.reassociate:
             return None
-        blas = library_enabled(options.blas)
+        blas = library_enabled(options.blas, options.cpp_flags)
         microkernel = plan_microkernel(options.machine) if options.microkernel else None
         if not blas and microkernel is None:
             return None
@@ -624,7 +624,7 @@ def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:
     options.validate()
     regions = find_regions(text, filename)
     if regions:
-        library_enabled(options.blas)  # decided once here, not in each region's child process
+        library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
     scops = [_region_scop(region, text) for region in regions]
     names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
