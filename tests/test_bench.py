@@ -36,7 +36,7 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"])
+    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"], "MINI")
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
 
 
@@ -46,7 +46,7 @@ def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -
     sources["original"].write_text(body)
     sources["polyopt"].write_text("/* fusion model */\n" + body.replace("s += i;", "s += i; /* a note */"))
     sources["vs0"].write_text(body.replace("i < 8", "i < 9"))
-    assert twins(sources, "MINI") == {"original": "original", "polyopt": "original", "vs0": "vs0"}
+    assert twins(sources, ["-DMINI_DATASET"]) == {"original": "original", "polyopt": "original", "vs0": "vs0"}
 
 
 def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
