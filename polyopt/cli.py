@@ -114,6 +114,27 @@ def _usage_message(error: PolyoptError) -> str:
     return f"{error.location}: {error.message}" if error.location is not None else error.message
 
 
+# the preprocessor's flags: click's parameter name, and the flag (also the joined form's prefix)
+_CPP_FLAGS = {"include_dirs": "-I", "defines": "-D", "undefines": "-U"}
+
+
+class _Command(click.Command):
+    """polyopt's command: ``-I``, ``-D`` and ``-U`` become one parameter, ``cpp_flags``, in the
+    order of the command line (the order in which the preprocessor applies them)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        values, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        remaining = {name: iter(values.get(name, ())) for name in _CPP_FLAGS}
+        ordered = tuple(
+            _CPP_FLAGS[param.name] + next(remaining[param.name]) for param in order if param.name in _CPP_FLAGS
+        )
+        rest = super().parse_args(ctx, args)
+        for name in _CPP_FLAGS:
+            ctx.params.pop(name, None)
+        ctx.params["cpp_flags"] = ordered
+        return rest
+
+
 def _options(flags: dict[str, Any]) -> Options:
     """The validated ``Options`` of the command-line flags (click's parameters by name);
     a usage error when they are invalid."""
@@ -139,12 +160,13 @@ def _options(flags: dict[str, Any]) -> Options:
             timeout=flags["timeout"],
             machine=_machine(flags),
             params=tuple(flags["param"]),
+            cpp_flags=flags["cpp_flags"],
         ).validate()
     except PolyoptError as error:
         raise click.UsageError(_usage_message(error)) from None
 
 
-class _Polyopt(click.Command):
+class _Polyopt(_Command):
     """polyopt's command; ``polyopt check ...`` (``check`` first, always) runs ``polyopt.check``'s command:
     a file named ``check`` is optimized as ``polyopt ./check``."""
 
@@ -296,7 +318,26 @@ class _Polyopt(click.Command):
     multiple=True,
     metavar="NAME=VALUE",
     help="Typical value of a region parameter for the cost models (may repeat); without it the value "
-    "the file #defines, else 1024.",
+    "the preprocessor gives (with -I, -D, -U), else 1024.",
+)
+@click.option(
+    "-I",
+    "include_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Folder searched for included headers when polyopt runs the preprocessor, as gcc's -I "
+    '(-Idir also; may repeat). The source\'s folder is searched for "..." includes first, as when compiling it.',
+)
+@click.option(
+    "-D",
+    "defines",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="Define a macro when polyopt runs the preprocessor, as gcc's -D (-DN=100 also; may repeat): "
+    "PolyBench's -DLARGE_DATASET sets the parameter values the cost models assume.",
+)
+@click.option(
+    "-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as gcc's -U (-UNAME also; may repeat)."
 )
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")

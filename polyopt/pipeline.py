@@ -21,7 +21,7 @@ from polyopt.analysis.inplace import InPlace, plan_in_place
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
-from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
+from polyopt.diagnostics import IllegalTransform, Location, UnsupportedRegion, format_message
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -104,12 +104,16 @@ class RegionOutcome:
 
 @dataclass(frozen=True)
 class FileOutcome:
+    """The optimized text, each region's outcome, and the warnings about the whole file
+    (a failed preprocessor run)."""
+
     text: str
     regions: tuple[RegionOutcome, ...]
+    file_warnings: tuple[str, ...] = ()
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        return tuple(w for region in self.regions for w in region.warnings)
+        return self.file_warnings + tuple(w for region in self.regions for w in region.warnings)
 
 
 @dataclass(frozen=True)
@@ -290,16 +294,22 @@ def _summary(options: Options, decisions: Decisions) -> str:
     return ", ".join(parts)
 
 
-def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
+def _region_scop(region: Region, text: str) -> Scop | RegionOutcome:
+    """The region's model input, or the outcome that keeps it as written (outside the model)."""
     try:
         scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
         check_parameter_macros(scop, text)
         live = live_after(region, text, {loop.variable for loop in scop.exits})
-        scop = replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
+        return replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
+
+
+def _optimize_region(
+    region: Region, scop: Scop, options: Options, prefix: str, values: Mapping[str, ParameterValue]
+) -> RegionOutcome:
     try:
-        setting = _Setting(prefix, parameter_values(text, region.location.file, scop.parameters, dict(options.params)))
+        setting = _Setting(prefix, {name: values[name] for name in scop.parameters})
         return _within_budget(region, scop, options, setting)
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
@@ -617,7 +627,24 @@ def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:
     if regions:
         library_enabled(options.blas)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
-    outcomes = tuple(_optimize_region(region, text, options, prefix) for region in regions)
+    scops = [_region_scop(region, text) for region in regions]
+    names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
+    values, failure = parameter_values(text, filename, names, dict(options.params), options.cpp_flags)
+    outcomes = tuple(
+        _optimize_region(region, scop, options, prefix, values) if isinstance(scop, Scop) else scop
+        for region, scop in zip(regions, scops, strict=True)
+    )
     replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
     newline = "\r\n" if "\r\n" in text else "\n"
-    return FileOutcome(splice(text, replacements, newline), outcomes)
+    notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
+    return FileOutcome(splice(text, replacements, newline), outcomes, notice)
+
+
+def _preprocessor_warning(filename: str, failure: str, cpp_flags: tuple[str, ...]) -> str:
+    """The one warning for a preprocessor run that gave no parameter values."""
+    flags = f" with {' '.join(cpp_flags)}" if cpp_flags else ""
+    message = (
+        f"the preprocessor failed{flags} ({failure}); the cost models assume {DEFAULT_PARAMETER_VALUE} "
+        "for the parameters: give the compiler's -I and -D flags, or --param NAME=VALUE"
+    )
+    return format_message(Location(filename), "warning", message)
