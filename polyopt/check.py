@@ -27,10 +27,10 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import click
 
+from polyopt.cli import _Command as CppFlagsCommand
 from polyopt.cli import main as polyopt_command
 from polyopt.cli import options_from_arguments
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
@@ -172,36 +172,20 @@ def _split(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
     return files, flags
 
 
-_CPP = {"include": "-I", "define": "-D", "undefine": "-U"}
-_ORDER = "polyopt.check.order"
-
-
-class _Command(click.Command):
-    """Keeps the command-line order of ``-I``/``-D``/``-U``, which matters to the preprocessor (``-DX -UX``)."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-        ctx.meta[_ORDER] = [param.name for param in order if param.name in _CPP]
-        return super().parse_args(ctx, args)
-
-
-def _cpp_flags(ctx: click.Context, values: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-    remaining = {name: iter(values[name]) for name in _CPP}
-    return tuple(_CPP[name] + next(remaining[name]) for name in ctx.meta[_ORDER])
-
-
-def _usage(ctx: click.Context, message: str) -> click.UsageError:
-    return click.UsageError(message, ctx=ctx)
-
-
 @click.command(
-    cls=_Command,
+    cls=CppFlagsCommand,
     context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
 )
 @click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="FILE [EXTRA_SOURCES]... [POLYOPT_FLAGS]...")
-@click.option("-I", "include", multiple=True, metavar="DIR", help="Include folder, for the compiler (may repeat).")
-@click.option("-D", "define", multiple=True, metavar="NAME[=VALUE]", help="Macro definition (may repeat).")
-@click.option("-U", "undefine", multiple=True, metavar="NAME", help="Macro to undefine (may repeat).")
+@click.option(
+    "-I",
+    "include_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Include folder, for polyopt and the compiler (may repeat).",
+)
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro, as -I (may repeat).")
+@click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as -I (may repeat).")
 @click.option("--cc", default=CC, show_default=True, help="The C compiler.")
 @click.option("--cflags", default=DEFAULT_CFLAGS, show_default=True, help="The compiler's flags, for both programs.")
 @click.option(
@@ -222,15 +206,16 @@ def _usage(ctx: click.Context, message: str) -> click.UsageError:
 def command(
     ctx: click.Context,
     arguments: tuple[str, ...],
+    cpp_flags: tuple[str, ...],
     cc: str,
     cflags: str,
     optimized: Path | None,
     rtol: float,
-    **cpp: Any,
 ) -> None:
     """Check polyopt on FILE: build it original and optimized with the same compiler, flags and
     EXTRA_SOURCES, run both (the optimized one with 1 and 2 OpenMP threads) and compare what
-    they print on standard output and standard error.  polyopt's own flags may follow.
+    they print on standard output and standard error.  polyopt's own flags may follow; -I, -D
+    and -U go to polyopt and to the compiler.
 
     Numbers are compared as printed: integers exactly, floating-point values within the
     relative tolerance --rtol (the same number is the absolute floor for values near zero)
@@ -242,21 +227,20 @@ def command(
     """
     files, flags = _split(arguments)
     if not files:
-        raise _usage(ctx, "missing FILE")
+        raise click.UsageError("missing FILE", ctx=ctx)
     paths = [Path(name) for name in files]
     for path in paths:
         if not path.is_file():
-            raise _usage(ctx, f"no such file: '{path}'")
+            raise click.UsageError(f"no such file: '{path}'", ctx=ctx)
     if any(flag in ("-o", "--output") or flag.startswith(("-o", "--output=")) for flag in flags):
-        raise _usage(ctx, "polyopt check writes no output file; --optimized OUT.c checks an earlier one")
+        raise click.UsageError("polyopt check writes no output file; --optimized OUT.c checks an earlier one", ctx=ctx)
     if optimized is not None and flags:
-        raise _usage(ctx, f"polyopt's flags ({' '.join(flags)}) have no effect with --optimized")
+        raise click.UsageError(f"polyopt's flags ({' '.join(flags)}) have no effect with --optimized", ctx=ctx)
     try:
         options_from_arguments(flags)
     except click.UsageError as error:
-        raise _usage(ctx, f"polyopt's flags: {error.message}") from None
+        raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
     source, extra_sources = paths[0], tuple(paths[1:])
-    cpp_flags = _cpp_flags(ctx, cpp)
     utilities = find_utilities(source, extra_sources, cpp_flags)
     if utilities is not None:
         added_flags, added_sources = polybench_additions(utilities, cpp_flags, extra_sources)
@@ -270,7 +254,7 @@ def command(
         try:
             if optimized is None:
                 optimized = folder / f"{source.stem}.polyopt.c"
-                click.echo(optimize(source, optimized, flags), err=True, nl=False)
+                click.echo(optimize(source, optimized, [*flags, *cpp_flags]), err=True, nl=False)
             summary = _check(source, optimized, how, rtol, folder)
         except CheckFailure as failure:
             click.echo(f"polyopt check: {source}: FAILED: {failure}", err=True)

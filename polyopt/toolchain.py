@@ -85,6 +85,8 @@ def compile_c(
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise ToolchainError(f"compilation did not finish in {timeout:g} s: {_quote(command)}") from None
+    except OSError as error:
+        raise ToolchainError(f"cannot run {cc}: {error.strerror}: {_quote(command)}") from None
     if result.returncode != 0:
         errors = "".join(f"{line}\n" for line in result.stderr.splitlines() if _ERROR.search(line))
         raise ToolchainError(
