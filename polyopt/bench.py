@@ -221,7 +221,7 @@ def vs_columns(templates: Sequence[str]) -> dict[str, str]:
     for template in templates:
         words = shlex.split(template)
         name = Path(words[0]).name if words else "vs"
-        label = name if name not in columns and name not in ("original", "polyopt") else f"{name}{len(columns)}"
+        label = name if name not in columns and name not in ("original", "polyopt") else f"{name}-{len(columns) + 1}"
         columns[label] = template
     return columns
 
@@ -247,7 +247,7 @@ def _programs(
     shutil.copyfile(kernel.source, source)
     programs: dict[str, Path | str] = {"original": source}
     try:
-        optimize(source, folder / f"{kernel.name}.polyopt.c", flags)
+        optimize(source, folder / f"{kernel.name}.polyopt.c", [*flags, *kernel.cpp_flags(dataset)])
         programs["polyopt"] = folder / f"{kernel.name}.polyopt.c"
     except CheckFailure as failure:
         programs["polyopt"] = str(failure)
@@ -381,7 +381,7 @@ def polybench_table(results: Mapping[str, Mapping[str, Cell]], columns: Sequence
         row = [
             kernel,
             *(
-                f"{cells[name].seconds:.4g}" if cells[name].seconds is not None else cells[name].status
+                f"{cells[name].seconds:.6f}" if cells[name].seconds is not None else cells[name].status
                 for name in columns
             ),
         ]
@@ -445,7 +445,7 @@ def polybench_main(args: argparse.Namespace) -> int:
     vs = vs_columns(args.vs)
     columns = ["original", "polyopt", *vs]
     flags = shlex.split(args.flags)
-    commands = {"polyopt": " ".join(["polyopt", *flags, "{in}", "-o", "{out}"]), **vs}
+    commands = {"polyopt": " ".join(["polyopt", *flags, "{cppflags}", "{in}", "-o", "{out}"]), **vs}
     settings = {
         "dataset": args.dataset,
         "check_dataset": args.check_dataset,
