@@ -1,7 +1,10 @@
 """Benchmark: original versus optimized example kernels, timed in interleaved runs.
 
 Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
-[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``.
+[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``, or
+``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
+[--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
+of a PolyBench/C tree (``bench_polybench_kernel``: correctness first, as ``polyopt check`` compares).
 
 Each kernel is compiled original and optimized (and, with ``--vs``, by another
 tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
@@ -124,14 +127,14 @@ def interleaved(
     times: dict[str, list[float]] = {name: [] for name in binaries}
     outputs: dict[str, str] = {}
     failures: dict[str, str] = {}
-    while rounds_wanted({name: times[name] for name in binaries if name not in failures}, runs, min_seconds):
-        for name, binary in binaries.items():
-            if name in failures:
-                continue
+    running = dict(binaries)
+    while running and rounds_wanted({name: times[name] for name in running}, runs, min_seconds):
+        for name, binary in list(running.items()):
             try:
                 seconds, output = run(binary)
             except ToolchainError as error:
                 failures[name] = str(error)
+                del running[name]
                 continue
             times[name].append(seconds)
             outputs.setdefault(name, output)
@@ -329,7 +332,10 @@ def bench_polybench_kernel(
             elif cell.status == OK and isinstance(program, Path):
                 programs[name] = program
         how = kernel.build(dataset, "POLYBENCH_TIME")
-        twin = twins(programs, how.cpp_flags)
+        try:
+            twin = twins(programs, how.cpp_flags)
+        except subprocess.CalledProcessError:  # a program that does not preprocess fails its build below
+            twin = {name: name for name in programs}
         binaries: dict[str, Path] = {}
         for name in dict.fromkeys(twin.values()):
             try:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, rounds_wanted, twins
+from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, interleaved, rounds_wanted, twins
 from polyopt.bench import main as bench_main
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
+from polyopt.toolchain import ToolchainError
 from tests.cli.test_check import TREE
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
 
@@ -117,3 +118,15 @@ def test_a_polybench_tree_is_checked_then_timed_with_wrong_and_failed_tools_show
     assert mm["false"]["status"] == "failed" and mm["false"]["message"].endswith(".c exited with 1: ")
     assert results["geometric_mean_speedup"]["copytool"] == pytest.approx(1.0)
     assert results["polyopt_vs_best"]["per_kernel"]["mm"] > 0
+
+
+def test_a_program_that_fails_a_timed_run_is_dropped_and_the_others_go_on() -> None:
+    def run(binary: Path) -> tuple[float, str]:
+        if binary.name == "crashes":
+            raise ToolchainError("killed by signal 11")
+        return 0.5, "output"
+
+    times, outputs, failures = interleaved({"a": Path("runs"), "b": Path("crashes")}, run, runs=2, min_seconds=0.0)
+    assert times == {"a": [0.5, 0.5], "b": []} and outputs == {"a": "output"}
+    assert failures == {"b": "killed by signal 11"}
+    assert interleaved({"b": Path("crashes")}, run, runs=2, min_seconds=0.0)[2] == failures
