@@ -127,10 +127,9 @@ class _Setting:
     def values(self) -> dict[str, int]:
         return {name: parameter.value for name, parameter in self.parameters.items()}
 
-    def describe(self, name: str) -> str:
-        """``name``, with the value the cost models assume for it and where that came from."""
-        parameter = self.parameters.get(name)
-        return f"{name} = {parameter.value} ({parameter.origin})" if parameter else name
+    def parameter(self, name: str) -> ParameterValue:
+        """The value the cost models assume for ``name`` and where it came from."""
+        return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
 
 
 def _iterator_prefix(text: str) -> str:
@@ -247,7 +246,7 @@ def _report(
     return RegionReport(
         index=region.index,
         location=scop.location,
-        parameters=tuple(setting.describe(name) for name in scop.parameters),
+        parameters=tuple(setting.parameter(name) for name in scop.parameters),
         statements=statements,
         dependences=dependences,
         fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
@@ -403,7 +402,7 @@ def _nothing(region: Region, setting: _Setting) -> _Part:
     report = RegionReport(
         index=region.index,
         location=region.location,
-        parameters=tuple(setting.describe(name) for name in setting.parameters),
+        parameters=tuple(setting.parameter(name) for name in setting.parameters),
         statements=(),
         dependences=(),
         fusion="none (no statement executes)",
