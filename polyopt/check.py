@@ -30,7 +30,8 @@ from pathlib import Path
 
 import click
 
-from polyopt.cli import _Command as CppFlagsCommand
+from polyopt.cli import _Command as PolyoptCommand
+from polyopt.cli import _ignored_warning as ignored_pluto_warning
 from polyopt.cli import main as polyopt_command
 from polyopt.cli import options_from_arguments
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
@@ -173,7 +174,7 @@ def _split(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 @click.command(
-    cls=CppFlagsCommand,
+    cls=PolyoptCommand,  # polyopt's reading of -I/-D/-U, --report and Pluto's flags
     context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
 )
 @click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="FILE [EXTRA_SOURCES]... [POLYOPT_FLAGS]...")
@@ -207,6 +208,7 @@ def command(
     ctx: click.Context,
     arguments: tuple[str, ...],
     cpp_flags: tuple[str, ...],
+    ignored_pluto_flags: tuple[str, ...],
     cc: str,
     cflags: str,
     optimized: Path | None,
@@ -240,6 +242,8 @@ def command(
         options_from_arguments(flags)
     except click.UsageError as error:
         raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
+    if ignored_pluto_flags:
+        click.echo(ignored_pluto_warning(ignored_pluto_flags), err=True)
     source, extra_sources = paths[0], tuple(paths[1:])
     utilities = find_utilities(source, extra_sources, cpp_flags)
     if utilities is not None:

@@ -95,6 +95,14 @@ def test_the_dataset_flag_reaches_the_compiler_and_nothing_is_added_when_given(t
 
 
 @needs_gcc
+def test_a_pluto_makefile_line_and_the_report_go_through_to_polyopt(tree: Path) -> None:
+    result = run("check", "--report", HOPS, "-DMINI_DATASET", "--tile", "--parallel", "--silent")
+    assert result.exit_code == 0, result.stderr
+    assert "ignoring Pluto's options --silent" in result.stderr
+    assert "region 1 at medley/hops/hops.c" in result.stderr  # polyopt's report, FILE not taken as its value
+
+
+@needs_gcc
 def test_check_fails_on_a_broken_output_and_names_the_first_differing_value(tree: Path) -> None:
     broken = tree / "broken.c"
     source = (tree / MM).read_text()
@@ -137,6 +145,7 @@ def test_a_compiler_that_cannot_be_run_fails_the_check(tree: Path) -> None:
         ((MM, "--optimized", MM, "--notile"), "polyopt's flags (--notile) have no effect with --optimized"),
         ((MM, "--fuse=sometimes"), "polyopt's flags:"),
         ((MM, "--rtol", "-1"), "--rtol"),
+        ((MM, "--iss"), "Pluto's option '--iss' is not supported"),
     ],
 )
 def test_usage_errors_exit_2(tree: Path, arguments: tuple[str, ...], message: str) -> None:
