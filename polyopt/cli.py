@@ -343,7 +343,25 @@ def _options(flags: dict[str, Any]) -> Options:
         raise click.UsageError(_usage_message(error)) from None
 
 
-@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
+class _Polyopt(_Command):
+    """polyopt's command; ``polyopt check ...`` (``check`` first, always) runs ``polyopt.check``'s command:
+    a file named ``check`` is optimized as ``polyopt ./check``."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:
+        arguments = list(sys.argv[1:] if args is None else args)
+        if arguments[:1] == ["check"]:
+            from polyopt.check import command  # imported here: polyopt.check reads this command's options
+
+            return command.main(arguments[1:], prog_name="polyopt check", **extra)
+        return super().main(arguments, prog_name, **extra)
+
+
+@click.command(
+    cls=_Polyopt,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="'polyopt check FILE ...' builds and runs FILE original and optimized and compares their outputs "
+    "(polyopt check --help).",
+)
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @click.option(
     "-o",
