@@ -298,8 +298,13 @@ def _region_scop(region: Region, text: str) -> Scop | RegionOutcome:
     try:
         scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
         check_parameter_macros(scop, text)
-        live = live_after(region, text, {loop.variable for loop in scop.exits})
-        return replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
+        variables = sorted({loop.variable for loop in scop.exits})
+        live = live_after(region, text, set(variables))
+        return replace(
+            scop,
+            exits=tuple(loop for loop in scop.exits if loop.variable in live),
+            unused_iterators=tuple(variable for variable in variables if variable not in live),
+        )
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
 
@@ -416,8 +421,10 @@ def _nothing(region: Region, setting: _Setting) -> _Part:
 
 def _final_values(scop: Scop, setting: _Setting) -> tuple[Generated, tuple[str, ...]]:
     """Code that gives each variable of ``scop.exits`` the value the region's loops leave in it (the generated
-    loops have iterators of their own), where one of its loops starts; and a report note for each."""
-    code: list[CNode] = []
+    loops have iterators of their own), where one of its loops starts; and a report note for each.  An iterator
+    that nothing reads after the region is cast to void, so that ``-Wall -Werror`` builds do not stop on a
+    variable the generated code no longer uses."""
+    code: list[CNode] = [CStmt(f"(void){variable};") for variable in scop.unused_iterators]
     notes: list[str] = []
     helpers: frozenset[str] = frozenset()
     for variable, value in iterator_values(scop).items():
