@@ -1,12 +1,14 @@
 """Named integer constants: the macros and ``enum`` constants that a region may use by value.
 
-Public: ``region_constants``.
+Public: ``constant_probes``, ``named_constants``.
 
-A name is a named constant when the preprocessor expands it, where the region starts, to an
-integer (``#define B 16``, ``#define B (4 * 4)``), or when an ``enum`` before the region declares
-it (``enum { B = 16, C }``: ``C`` is 17; an initializer may use macros and earlier enumerators).
-The one preprocessor run also gives the parameters' values (``polyopt.frontend.params``).  Without
-a working preprocessor only the enumerators whose initializers are plain numbers are known.
+A name is a named constant when the preprocessor expands it to an integer (``#define B 16``,
+``#define B (4 * 4)``, or ``-DB=16`` on the command line) and neither it nor a macro its definition
+names is defined twice or undefined anywhere in the file (so the value holds wherever the region
+is), or when an ``enum`` before the region declares it (``enum { B = 16, C }``: ``C`` is 17; an
+initializer may use macros and earlier enumerators).  The preprocessor runs once per file, for the
+parameters' values as well (``polyopt.frontend.params``): ``constant_probes`` are what it expands.
+Without a working preprocessor only the enumerators whose initializers are plain numbers are known.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from polyopt.frontend.params import integer_value, macro_expansions
+from polyopt.frontend.params import Preprocessed, integer_value
 from polyopt.frontend.regions import Region, blank_comments
 
 _ENUM = re.compile(r"\benum\b(?:\s+[A-Za-z_]\w*)?\s*\{([^{}]*)\}")
@@ -67,17 +69,23 @@ def _enum_values(lists: list[list[tuple[str, str | None]]], expansions: dict[str
     return values
 
 
-def region_constants(text: str, region: Region, names: Iterable[str]) -> tuple[dict[str, int], dict[str, str]]:
-    """The named constants among ``names`` (identifiers of ``region`` in the file ``text``) with their
-    values, and what the preprocessor expands each name to at the region (empty when it fails)."""
-    wanted = list(dict.fromkeys(names))
+def constant_probes(text: str, names: Iterable[str]) -> list[str]:
+    """What the preprocessor must expand for ``named_constants``: the ``names`` of the file ``text``'s
+    regions and the initializers of its enumerators."""
+    initializers = [init for items in _enumerator_lists(blank_comments(text)) for _, init in items if init is not None]
+    return list(dict.fromkeys([*names, *initializers]))
+
+
+def named_constants(text: str, region: Region, names: Iterable[str], preprocessed: Preprocessed) -> dict[str, int]:
+    """The named constants among ``names`` (identifiers of ``region`` in the file ``text``) and their
+    values; ``preprocessed`` expanded the ``constant_probes``."""
+    wanted = set(names)
+    expansions = dict(preprocessed.expansions)
     lists = _enumerator_lists(blank_comments(text[: region.start]))
-    initializers = [init for items in lists for _, init in items if init is not None]
-    expansions = macro_expansions(text, region.location.file, wanted + initializers, region.start)
     constants = {name: value for name, value in _enum_values(lists, expansions).items() if name in wanted}
     for name in wanted:
         expansion = expansions.get(name, name)
         value = integer_value(expansion) if expansion != name else None
-        if value is not None:
+        if value is not None and not set(preprocessed.chain(name)) & preprocessed.redefined:
             constants[name] = value
-    return constants, {name: expansions[name] for name in wanted if name in expansions}
+    return constants

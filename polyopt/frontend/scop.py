@@ -181,10 +181,12 @@ class Scop:
     writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
     name the region mentions, so that generated names avoid them; ``declarations`` the types
     of the names it uses (its iterators are integers); ``exits`` are the ends of the
-    loops whose iterators are declared outside them, in textual order; ``locals`` the scalars it
-    declares, modelled as scalars of the whole region (``polyopt.transform.privatization`` gives
-    them one element per iteration of their loops); ``members`` the model name of each structure
-    member it accesses -> the member's spelling (``p->f``, ``a[].f``).
+    loops whose iterators are declared outside them, in textual order, and ``unused_iterators``
+    those iterators that nothing reads after the region (the generated loops have their own);
+    ``locals`` the scalars it declares, modelled as scalars of the whole region
+    (``polyopt.transform.privatization`` gives them one element per iteration of their loops);
+    ``members`` the model name of each structure member it accesses -> the member's spelling
+    (``p->f``, ``a[].f``).
     """
 
     statements: tuple[Statement, ...]
@@ -194,6 +196,7 @@ class Scop:
     location: Location
     declarations: Declarations = field(default_factory=Declarations, compare=False, repr=False)
     exits: tuple[LoopExit, ...] = ()
+    unused_iterators: tuple[str, ...] = ()
     locals: tuple[Local, ...] = ()
     members: Mapping[str, str] = field(default_factory=dict)
 

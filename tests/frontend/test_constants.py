@@ -10,7 +10,7 @@ from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
 from polyopt.frontend import params
-from polyopt.frontend.constants import region_constants
+from polyopt.frontend.constants import constant_probes, named_constants
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import find_regions
 from polyopt.frontend.scop import Access, BinOp, Const, Var
@@ -23,7 +23,8 @@ WHERE = Location("k.c", 3, 1)
 def _constants(head: str, tail: str = "", names: tuple[str, ...] = ("B",)) -> dict[str, int]:
     text = f"{head}void f(void)\n{{\n#pragma scop\n  x = 0;\n#pragma endscop\n}}\n{tail}"
     (region,) = find_regions(text, "k.c")
-    return region_constants(text, region, names)[0]
+    preprocessed = params.preprocess(text, "k.c", constant_probes(text, names), ())
+    return named_constants(text, region, names, preprocessed)
 
 
 @needs_gcc
@@ -45,8 +46,25 @@ def test_a_macro_that_expands_to_an_integer_is_a_constant(head: str, expected: d
 
 
 @needs_gcc
-def test_a_macro_is_read_where_the_region_starts() -> None:
-    assert _constants("#define B 16\n", "#undef B\n#define B 32\n") == {"B": 16}
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        ("#define B 16\n", "#undef B\n#define B 32\n"),
+        ("#define C 16\n#define B C\n", "#undef C\n"),
+    ],
+)
+def test_a_macro_defined_again_or_undefined_in_the_file_is_no_constant(head: str, tail: str) -> None:
+    assert _constants(head, tail) == {}
+
+
+@needs_gcc
+def test_a_command_line_definition_is_a_constant() -> None:
+    text = "void f(void)\n{\n#pragma scop\n  x = 0;\n#pragma endscop\n}\n"
+    (region,) = find_regions(text, "k.c")
+
+    preprocessed = params.preprocess(text, "k.c", ["B"], ("-DB=12",))
+
+    assert named_constants(text, region, ["B"], preprocessed) == {"B": 12}
 
 
 @needs_gcc
