@@ -292,7 +292,7 @@ def _summary(options: Options, decisions: Decisions) -> str:
 
 def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
     try:
-        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
+        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region), text)
         check_parameter_macros(scop, text)
         live = live_after(region, text, {loop.variable for loop in scop.exits})
         scop = replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
