@@ -10,8 +10,8 @@ is summarized from its callee's body (``polyopt.frontend.calls``) or rejected.
 In loop bounds, conditions and subscripts, ``min``/``max``
 (any case) and ``floord``/``ceild`` calls are read with their usual meaning.
 
-Data-dependent statements: a subscript that reads memory or a variable the region writes is an
-``Unknown`` index (a write through it is a may-write); an ``if`` whose condition does is a guard
+Data-dependent statements: a subscript that is not affine and reads an array or a variable the region
+writes is an ``Unknown`` index (a write through it is a may-write); an ``if`` whose condition does is a guard
 printed around each statement it encloses, which reads what the condition reads and whose writes
 are may-writes.  A data-dependent loop bound is rejected.
 """
@@ -150,10 +150,6 @@ def _base_name(node: c_ast.Node) -> str:
     return node.name if isinstance(node, c_ast.ID) else ""
 
 
-class _DataDependent(UnsupportedRegion):
-    """An affine expression reads memory or a variable that the region writes."""
-
-
 @dataclass
 class _Context:
     """What encloses the node being extracted (immutable use: copied on descent): the iterators,
@@ -211,7 +207,7 @@ class _Extractor:
                 return BinOp(op, left, right)
             raise self.fail(f"call to '{node.name.name}' in an affine expression", node)
         if isinstance(node, c_ast.ArrayRef):
-            raise _DataDependent("array access in a loop bound (a data-dependent loop)", _location(node, self.fallback))
+            raise self.fail("array access in a loop bound (a data-dependent loop)", node)
         raise self.fail(f"non-affine expression ({type(node).__name__})", node)
 
     def affine_binary(self, node: c_ast.BinaryOp, ctx: _Context) -> Affine:
@@ -235,8 +231,7 @@ class _Extractor:
         if name in self.all_iterators:
             raise self.fail(f"iterator '{name}' is used outside its loop", node)
         if name in self.written:
-            message = f"'{name}' is written in the region, so this expression is data-dependent"
-            raise _DataDependent(message, _location(node, self.fallback))
+            raise self.fail(f"'{name}' is written in the region, so this expression is data-dependent", node)
         self.parameters.setdefault(name)
         return Var(name)
 
@@ -266,7 +261,7 @@ class _Extractor:
             loop = self.loop(node, ctx)
             return (loop,) if loop.body else ()
         if isinstance(node, c_ast.If):
-            cond = self.attempt(lambda: self.condition(node.cond, ctx))
+            cond = self.attempt(lambda: self.condition(node.cond, ctx), node.cond)
             if cond is None:
                 return self.guarded(node, ctx)
             then = self.node(node.iftrue, replace(ctx, constraints=ctx.constraints + (cond,)))
@@ -387,12 +382,16 @@ class _Extractor:
         return tuple(bounds)
 
     # -- data-dependent conditions --------------------------------------------
-    def attempt(self, extract: Callable[[], _T]) -> _T | None:
-        """``extract()``, or None when it is data-dependent (the parameters it met are forgotten)."""
+    def attempt(self, extract: Callable[[], _T], node: c_ast.Node | None) -> _T | None:
+        """``extract()`` (an affine reading of ``node``), or None when it fails and ``node`` is None or
+        data-dependent: it reads an array or a variable that the region writes (the parameters that
+        ``extract`` met are then forgotten)."""
         parameters = dict(self.parameters)
         try:
             return extract()
-        except _DataDependent:
+        except UnsupportedRegion:
+            if node is not None and not _reads_data(node, self.written - self.all_iterators):
+                raise
             self.parameters = parameters
             return None
 
@@ -405,9 +404,8 @@ class _Extractor:
         self.collect(node.cond, ctx, reads, writes)
         if writes:
             raise self.fail(f"a data-dependent condition writes '{writes[0].array}'", node.cond)
-        affine = tuple(
-            cond for part in _conjuncts(node.cond) if (cond := self.attempt(lambda p=part: self.condition(p, ctx)))
-        )
+        parts = [self.attempt(lambda p=part: self.condition(p, ctx), None) for part in _conjuncts(node.cond)]
+        affine = tuple(part for part in parts if part is not None)
         guard_reads = ctx.guard_reads + tuple(reads)
         then_ctx = replace(ctx, constraints=ctx.constraints + affine, guards=ctx.guards + (node.cond,))
         first = len(self.statements)
@@ -549,7 +547,7 @@ class _Extractor:
 
     def subscript(self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access]) -> Subscript:
         """``node`` as an affine subscript, else (data-dependent) ``Unknown`` with its accesses collected."""
-        affine = self.attempt(lambda: self.affine(node, ctx))
+        affine = self.attempt(lambda: self.affine(node, ctx), node)
         if affine is not None:
             return affine
         self.collect(node, ctx, reads, writes)
@@ -560,6 +558,15 @@ def _conjuncts(node: c_ast.Node) -> list[c_ast.Node]:
     if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
         return _conjuncts(node.left) + _conjuncts(node.right)
     return [node]
+
+
+def _reads_data(node: c_ast.Node, written: set[str]) -> bool:
+    """Whether the expression ``node`` reads an array element or a variable of ``written``."""
+    if isinstance(node, c_ast.ArrayRef) or isinstance(node, c_ast.ID) and node.name in written:
+        return True
+    if isinstance(node, c_ast.FuncCall):
+        return node.args is not None and _reads_data(node.args, written)
+    return any(_reads_data(child, written) for _, child in node.children())
 
 
 def _unwrapped(node: c_ast.Node) -> c_ast.Node:

@@ -201,3 +201,25 @@ def test_calls_not_summarized_are_declined_with_the_reason(
 def test_a_call_may_not_write_a_parameter_of_the_region(scop_of: ScopOf) -> None:
     with pytest.raises(UnsupportedRegion, match="'n' is written by call to 'copy'"):
         scop_of("for (i = 0; i < n; i++)\n  copy(n, b, 0);\n", COPY)
+
+
+@pytest.mark.parametrize(
+    ("body", "domain"),
+    [
+        ("for (i = 0; i < n; i++)\n  if (0.5 < a[i])\n    b[i] = 0;\n", "[n] -> { S0[i] : 0 <= i < n }"),
+        ("for (i = 0; i < n; i++)\n  if (i * n > 2 && a[i] > 0)\n    b[i] = 0;\n", "[n] -> { S0[i] : 0 <= i < n }"),
+        ("for (i = 0; i < n; i++)\n  if (a[i] > 0 && i >= 3)\n    b[i] = 0;\n", "[n] -> { S0[i] : 3 <= i < n }"),
+    ],
+)
+def test_any_condition_that_reads_an_array_is_a_guard(model_of: ModelOf, body: str, domain: str) -> None:
+    model = model_of(body)
+
+    assert model.domains["S0"].is_equal(isl.Set(domain))
+    assert model.scop.statement("S0").writes == (Access("b", (ITERATOR,), may=True),)
+
+
+def test_a_subscript_that_reads_an_array_is_unknown_whatever_else_it_does(scop_of: ScopOf) -> None:
+    (statement,) = scop_of("for (i = 0; i < n; i++)\n  h[(idx[i] % 7 + 7) % (n + 4)] = 1;\n").statements
+
+    assert statement.writes == (Access("h", (Unknown(),), may=True),)
+    assert statement.reads == (Access("idx", (ITERATOR,)), Access("n", ()))

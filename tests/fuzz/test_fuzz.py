@@ -334,6 +334,11 @@ def _regions(count: int) -> list[str]:
         ("a pointer advanced by a sum", r"\bp (\+=|-=) \w\["),
         ("a column sum", r"\w\[j\] (\+=|-=) \w\[i\]\[j\]"),
         ("a loop bounded by a size macro", r"< sz\d+;"),
+        ("an indirect subscript", r"\[\(\w\[[^]]+\](\[[^]]+\])? % 7 \+ 7\) % \(n \+ 4\)\]"),
+        ("a guard on an array element", r"if \(\w\[[^]]+\](\[[^]]+\])* ([<>]=?|%) "),
+        ("a guarded block", r"if \(\w\[.*\) \{\n.*;\n.*;\n\s*\}"),
+        ("a running extremum", r"if \(.* [<>] s\) \{\n\s+s = "),
+        ("a negated guard", r"if \(!\("),
     ],
 )
 def test_the_generator_covers(feature: str, pattern: str) -> None:
