@@ -61,26 +61,24 @@ def _substituted(node: c_ast.Node, values: dict[str, c_ast.Node]) -> c_ast.Node:
     return node
 
 
-def _definition(file_text: str, name: str) -> tuple[str, int] | None:
-    """The text of the definition of function ``name`` in ``file_text`` and its first line, or None."""
+def _definitions(file_text: str, name: str) -> list[tuple[str, int]]:
+    """The text of each definition of function ``name`` in ``file_text`` (more than one under ``#if``),
+    with its first line."""
     code = blank_comments(file_text)
+    found: list[tuple[str, int]] = []
     for match in re.finditer(rf"\b{re.escape(name)}\s*\(", code):
         if _depth(code, match.start()) != 0:
             continue
         close = _matching(code, match.end() - 1, "(", ")")
-        if close is None:
-            continue
-        after = re.compile(r"\s*\{").match(code, close + 1)
-        if after is None:
-            continue
-        end = _matching(code, after.end() - 1, "{", "}")
+        after = re.compile(r"\s*\{").match(code, close + 1) if close is not None else None
+        end = _matching(code, after.end() - 1, "{", "}") if after is not None else None
         if end is None:
-            return None
+            continue
         start = max(code.rfind(";", 0, match.start()), code.rfind("}", 0, match.start()))
         directive = max((m.end() for m in re.finditer(r"^[ \t]*#.*$", code[: match.start()], re.M)), default=-1)
         start = max(start, directive) + 1
-        return code[start : end + 1], code.count("\n", 0, start) + 1
-    return None
+        found.append((code[start : end + 1], code.count("\n", 0, start) + 1))
+    return found
 
 
 def _depth(code: str, position: int) -> int:
@@ -252,10 +250,12 @@ def _construct(node: c_ast.Node) -> str:
 
 def find_callee(file_text: str, name: str, filename: str) -> Callee | str:
     """The summary of function ``name`` from its definition in ``file_text``, or why there is none."""
-    found = _definition(file_text, name)
-    if found is None:
+    found = _definitions(file_text, name)
+    if not found:
         return "its body is not in this file"
-    function = parse_function(*found, filename, file_text)
+    if len(found) > 1:
+        return "it is defined more than once in this file"
+    function = parse_function(*found[0], filename, file_text)
     if function is None:
         return "its definition does not parse"
     try:

@@ -223,3 +223,10 @@ def test_a_subscript_that_reads_an_array_is_unknown_whatever_else_it_does(scop_o
 
     assert statement.writes == (Access("h", (Unknown(),), may=True),)
     assert statement.reads == (Access("idx", (ITERATOR,)), Access("n", ()))
+
+
+def test_a_callee_defined_twice_is_not_summarized(scop_of: ScopOf) -> None:
+    twice = f"#ifdef FAST\n{COPY}#else\n{COPY.replace('dst[i] = src[i]', 'dst[i + 1] = src[i]')}#endif\n"
+
+    with pytest.raises(UnsupportedRegion, match="it is defined more than once"):
+        scop_of("for (i = 0; i < n; i++)\n  copy(a, b, i);\n", twice)
