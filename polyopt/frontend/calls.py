@@ -133,17 +133,19 @@ class _Summary:
     reads: list[c_ast.Node]
     writes: list[c_ast.Node]
 
-    def block(self, items: list[c_ast.Node]) -> None:
-        for index, item in enumerate(items):
-            if isinstance(item, c_ast.Return) and index == len(items) - 1:
-                if item.expr is not None:
-                    self.expression(item.expr)
-            else:
-                self.statement(item)
+    def body(self, items: list[c_ast.Node]) -> None:
+        """The function's body: its statements, the last of which may be a ``return``."""
+        if items and isinstance(items[-1], c_ast.Return):
+            *items, last = items
+            if last.expr is not None:
+                self.expression(last.expr)
+        for item in items:
+            self.statement(item)
 
     def statement(self, node: c_ast.Node) -> None:
         if isinstance(node, c_ast.Compound):
-            self.block(node.block_items or [])
+            for item in node.block_items or []:
+                self.statement(item)
         elif isinstance(node, c_ast.Decl):
             self.declaration(node)
         elif isinstance(node, c_ast.DeclList):
@@ -160,6 +162,8 @@ class _Summary:
     def declaration(self, node: c_ast.Decl) -> None:
         if not isinstance(node.type, c_ast.TypeDecl) or "static" in node.storage:
             raise _Declined(f"it declares '{node.name}', which is not a local scalar")
+        if node.name in self.arrays or node.name in self.scalars:
+            raise _Declined(f"it declares '{node.name}', which hides its parameter")
         if node.init is not None:
             self.expression(node.init)
         self.locals.add(node.name)
@@ -263,7 +267,7 @@ def find_callee(file_text: str, name: str, filename: str) -> Callee | str:
         arrays = {param for param, is_array in parameters if is_array}
         scalars = {param for param, is_array in parameters if not is_array}
         summary = _Summary(arrays, scalars, set(), [], [])
-        summary.block(function.body.block_items or [])
+        summary.body(function.body.block_items or [])
     except _Declined as declined:
         return str(declined)
     return Callee(name, parameters, tuple(summary.reads), tuple(summary.writes))

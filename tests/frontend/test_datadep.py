@@ -186,6 +186,8 @@ def test_a_call_with_an_indirect_argument_writes_maybe(scop_of: ScopOf) -> None:
         ("void touch(double *x, int i) { x[i] = 0; }\n", "touch(&a[i], i)", "is not an array or a row"),
         ("void touch(double *x, int i) { x[i] = 0; }\n", "touch(a)", "given 1 arguments for 2 parameters"),
         ("void touch(double *x, ...) { x[0] = 0; }\n", "touch(a, i)", "variable number of arguments"),
+        ("void touch(double *x, int i) { x[i] = 0; { return; } x[0] = 1; }\n", "touch(a, i)", "'return' before"),
+        ("void touch(double *x, int i) { { int i = 0; x[i] = 1; } }\n", "touch(a, i)", "hides its parameter"),
     ],
 )
 def test_calls_not_summarized_are_declined_with_the_reason(
