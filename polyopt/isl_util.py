@@ -44,7 +44,11 @@ def extended(value: isl.PwAff) -> isl.PwAff:
 
 def extent(values: isl.Set, position: int) -> isl.PwAff:
     """How many values dimension ``position`` of ``values`` spans (its largest minus its smallest value,
-    plus one), as a function of the parameters, where ``values`` is not empty."""
+    plus one), as a function of the parameters, where ``values`` is not empty; undefined everywhere when
+    the dimension is unbounded (the elements an unknown subscript may touch)."""
+    if not values.dim_is_bounded(isl.dim_type.set, position):
+        params = values.get_space().params()
+        return const(params, 0).intersect_domain(isl.Set.empty(params))
     high = values.dim_max(position)
     return high.sub(values.dim_min(position)).add(const(high.get_domain_space(), 1))
 

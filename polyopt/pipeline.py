@@ -296,7 +296,7 @@ def _summary(options: Options, decisions: Decisions) -> str:
 def _region_scop(region: Region, text: str) -> Scop | RegionOutcome:
     """The region's model input, or the outcome that keeps it as written (outside the model)."""
     try:
-        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
+        scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region), text)
         check_parameter_macros(scop, text)
         variables = sorted({loop.variable for loop in scop.exits})
         live = live_after(region, text, set(variables))

@@ -52,7 +52,7 @@ def _parse_body(body: str) -> c_ast.Compound:
 def _scop_of(body: str, declarations: str = "") -> Scop:
     text = declarations + _region_text(body)
     (region,) = find_regions(text, FILENAME)
-    return extract_scop(parse_region(region, text), region.location, declared_types(text, region))
+    return extract_scop(parse_region(region, text), region.location, declared_types(text, region), text)
 
 
 @pytest.fixture

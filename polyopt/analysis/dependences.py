@@ -4,7 +4,8 @@ Public: ``Dependence``, ``Dependences``, ``compute_dependences``,
 ``carrying_loops``, ``carried_by``, ``flow_relation``, ``loop_paths``.
 
 Flow (read after write) dependences are value-based: each read depends on
-the last write of the same cell only.  Anti (write after read) and output
+the last write of the same cell only, and on the ``may`` writes after it (a
+may-write kills nothing).  Anti (write after read) and output
 (write after write) dependences are memory-based, which is what a new
 schedule must respect when storage is not renamed.
 """
@@ -97,9 +98,10 @@ def compute_dependences(model: PolyModel) -> Dependences:
         if writes is None:
             continue
         reads = model.reads.get(array)
+        must, may = model.must_writes.get(array), model.may_writes.get(array)
         relations = [(OUTPUT, flow_relation(writes, model.schedule, None, writes))]
         if reads is not None:
-            relations.append((FLOW, flow_relation(reads, model.schedule, writes, None)))
+            relations.append((FLOW, flow_relation(reads, model.schedule, must, may)))
             relations.append((ANTI, flow_relation(writes, model.schedule, None, reads)))
         for kind, union in relations:
             for relation in isl_util.maps_of(union.coalesce()):
@@ -118,11 +120,13 @@ def compute_dependences(model: PolyModel) -> Dependences:
 
 
 def _reduced(model: PolyModel) -> isl.UnionMap:
-    """Flow dependences and the anti and output dependences that no intermediate write kills."""
+    """Flow dependences and the anti and output dependences that no intermediate write kills
+    (a may-write kills nothing)."""
     writes, reads = model.all_writes(), model.all_reads()
-    flow = flow_relation(reads, model.schedule, writes, None)
-    output = flow_relation(writes, model.schedule, writes, None)
-    anti = flow_relation(writes, model.schedule, writes, reads)
+    must, may = model.all_must_writes(), model.all_may_writes()
+    flow = flow_relation(reads, model.schedule, must, may)
+    output = flow_relation(writes, model.schedule, must, may)
+    anti = flow_relation(writes, model.schedule, must, reads.union(may))
     return flow.union(output).union(anti)
 
 
