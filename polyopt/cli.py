@@ -10,6 +10,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ from polyopt.machine import (
     detect,
     load_target,
     parse_size,
+    target_settings,
     with_overrides,
 )
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import optimize_text
+from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
 from polyopt.report import format_report
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.tiling import TilingOptions
@@ -108,6 +111,13 @@ def _machine(flags: dict[str, Any]) -> Machine:
     """The machine of ``--target`` (detected without it), with the flags that set one number applied."""
     machine = load_target(flags["target"]) if flags["target"] is not None else detect()
     return with_overrides(machine, **{name: flags[name] for name in SETTINGS})
+
+
+def _given_levels(flags: dict[str, Any]) -> frozenset[int]:
+    """The BLAS levels (3, 2) whose threshold the target file or a flag sets."""
+    given = set(target_settings(flags["target"])) if flags["target"] is not None else set()
+    given |= {name for name in ("blas3_threshold", "blas2_threshold") if flags[name] is not None}
+    return frozenset(level for level, name in ((3, "blas3_threshold"), (2, "blas2_threshold")) if name in given)
 
 
 def _usage_message(error: PolyoptError) -> str:
@@ -280,9 +290,17 @@ def _options(flags: dict[str, Any]) -> Options:
     help="Typical value of a region parameter for the cost models (may repeat); without it the value "
     "the file #defines, else 1024.",
 )
+@click.option(
+    "--no-probe",
+    is_flag=True,
+    help="Do not measure the BLAS library against polyopt's microkernel and loops on this machine (a hermetic "
+    f"build; also {NO_PROBE_VARIABLE}=1): the machine's thresholds decide. By default, with --blas=auto, the "
+    "first region with a BLAS idiom runs the probe once per machine and library, cached in "
+    "$XDG_CACHE_HOME/polyopt (~/.cache/polyopt).",
+)
 @click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
-def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
+def main(source: Path, output: str | None, report: bool, no_probe: bool, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -297,11 +315,15 @@ def main(source: Path, output: str | None, report: bool, **flags: Any) -> None:
     options = _options(flags)
     try:
         target = _output_path(source, output)
-        outcome = optimize_text(_read(source), str(source), options)
+        probe = RunProbe(options, _given_levels(flags), not no_probe)
+        options = replace(options, library=probe.initial)
+        outcome = optimize_text(_read(source), str(source), options, probe)
         for warning in outcome.warnings:
             click.echo(warning, err=True)
         if report:
             click.echo(f"machine: {options.machine.describe()}", err=True)
+            for line in probe.report():
+                click.echo(line, err=True)
             for region in outcome.regions:
                 if region.report is not None:
                     click.echo(format_report(region.report), err=True, nl=False)
@@ -319,11 +341,12 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
 
     The flags go through this command's own parser, so a caller that optimizes in-process
-    (the fuzzer) gets exactly what the command line gets; invalid flags raise click's
-    ``UsageError``.
+    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.probe``):
+    the library calls are decided by the machine's thresholds, as with ``--no-probe``, so that the
+    outcome does not depend on this machine's measurements; invalid flags raise click's ``UsageError``.
     """
     with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
         params = dict(context.params)
-    for name in ("source", "output", "report"):
+    for name in ("source", "output", "report", "no_probe"):
         params.pop(name)
     return _options(params)

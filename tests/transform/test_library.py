@@ -22,7 +22,7 @@ BICG = (
 
 def _plan(model: PolyModel, values: dict[str, int], thresholds: dict[int, int]) -> LibraryPlan | None:
     deps = relax(model, compute_dependences(model), find_reductions(model))
-    return plan_library(model, deps, find_idioms(model), values=values, thresholds=thresholds)
+    return plan_library(model, deps, find_idioms(model), values=values, threshold=lambda idiom: thresholds[idiom.LEVEL])
 
 
 def test_each_idiom_is_a_segment_of_its_own(model_of: ModelOf) -> None:
