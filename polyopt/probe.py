@@ -370,7 +370,7 @@ class RunProbe:
         choice = self.choice
         if choice is None and self.initial is None and library_enabled(self._options.blas):
             choice = default_choice(self._options.machine)
-        lines = choice.describe()[1:] if choice is not None else ()
+        lines = choice.describe() if choice is not None else ()
         return (f"library: {self.status}", *(f"  {line}" for line in lines))
 
     def __call__(self) -> LibraryChoice:

@@ -288,7 +288,8 @@ def test_a_run_waits_for_the_probe_until_a_region_needs_it_then_the_next_reads_t
 
     assert run.calls == 1 and cached.initial == LibraryChoice(choice.calls, choice.microkernel, cached.status)
     assert cached.status.startswith("measured by the probe, read from the cache ")
-    assert cached.report()[1:3] == (
+    assert cached.report()[1:4] == (
+        "  GEMMs not called: the microkernel",
         "  Gemm: never called (GEMM call slower than the microkernel up to n = 800)",
         "  BatchedGemm: called from work 64000000 (GEMM call faster than the loops from n = 400)",
     )
@@ -325,8 +326,9 @@ def test_no_probe_runs_when_it_is_disabled_or_both_thresholds_are_given(
 
     assert skipped.initial is None and skipped.status == status
     assert skipped() == default_choice(MACHINE) and run.calls == 0
-    assert skipped.report()[:2] == (
+    assert skipped.report()[:3] == (
         f"library: {status}",
+        "  GEMMs not called: the microkernel",
         f"  Gemm: called from work {MACHINE.blas3_threshold} (blas3-threshold of the machine)",
     )
 

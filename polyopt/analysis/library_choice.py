@@ -78,9 +78,8 @@ class LibraryChoice:
         return next(call.threshold for call in self.calls if call.kind == type(idiom).__name__)
 
     def describe(self) -> tuple[str, ...]:
-        """``--report`` lines: the origin, then one line per idiom kind."""
-        kernel = "microkernel for GEMMs that are not called" if self.microkernel else "no microkernel: the loops"
-        lines = [f"{self.origin}; {kernel}"]
+        """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
+        lines = [f"GEMMs not called: {'the microkernel' if self.microkernel else 'the loops'}"]
         for call in self.calls:
             when = "never called" if call.threshold is None else f"called from work {call.threshold}"
             lines.append(f"{call.kind}: {when} ({call.reason})")
