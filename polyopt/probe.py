@@ -36,6 +36,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -251,19 +252,28 @@ def probed(key: ProbeKey, folder: Path, run: Callable[[], Measurements]) -> tupl
     return measurements, f"ran in {seconds:.1f} s, cached in {path}"
 
 
-def _built(folder: Path, name: str, machine: Machine, defines: list[str]) -> Path:
-    """The timing program optimized as variant ``name`` (``_VARIANTS``) and built."""
-    source = folder / "probe.c"
-    source.write_text(PROGRAM, encoding="utf-8")
+def _optimized(folder: Path, name: str, machine: Machine) -> Path:
+    """The timing program optimized as variant ``name`` (``_VARIANTS``)."""
     calls = dataclasses.replace(machine, blas3_threshold=0, blas2_threshold=0)
     blas, microkernel = _VARIANTS[name]
     options = Options(blas=blas, microkernel=microkernel, machine=calls)
-    outcome = optimize_text(PROGRAM, str(source), options)
+    outcome = optimize_text(PROGRAM, f"{name}.c", options)
     if outcome.warnings:
         raise ToolchainError(f"polyopt did not optimize the probe's {name} program: {outcome.warnings[0]}")
     optimized = folder / f"{name}.c"
     optimized.write_text(outcome.text, encoding="utf-8")
-    return compile_c(optimized, folder / name, flags=CFLAGS, defines=defines)
+    return optimized
+
+
+def _built(folder: Path, machine: Machine, defines: list[str]) -> dict[str, Path]:
+    """Each variant of the timing program, optimized one after the other (polyopt forks), built at once."""
+    sources = {name: _optimized(folder, name, machine) for name in _VARIANTS}
+    with ThreadPoolExecutor(len(sources)) as pool:
+        builds = {
+            name: pool.submit(compile_c, source, folder / name, flags=CFLAGS, defines=defines)
+            for name, source in sources.items()
+        }
+        return {name: build.result() for name, build in builds.items()}
 
 
 def _seconds(binary: Path, kind: str, size: int, threads: int) -> float:
@@ -285,7 +295,7 @@ def measure(
     plan += [("v", size, name) for size in gemv_sizes for name in ("loops", "call")]
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
-        binaries = {variant: _built(folder, variant, machine, defines) for variant in _VARIANTS}
+        binaries = _built(folder, machine, defines)
         times: dict[tuple[str, int, str], list[float]] = {item: [] for item in plan}
         for _ in range(runs):
             for kind, size, variant in plan:
