@@ -203,7 +203,8 @@ def load(path: Path, key: ProbeKey) -> Measurements | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("key") != dataclasses.asdict(key):
             return None
-        return Measurements(_timings(data["gemm"]), _timings(data["gemv"]), data["corename"], data["config"])
+        timings = _timings(data["gemm"]), _timings(data["gemv"])
+        return Measurements(*timings, data["corename"], data["config"], float(data["load"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -290,6 +291,7 @@ def measure(
     """Median region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
     (GEMV) at each size, in ``runs`` interleaved rounds with ``threads`` (default: the machine's cores)."""
     threads = threads or machine.cores
+    load = os.getloadavg()[0]
     defines = [f"GMAX={max(gemm_sizes)}", f"VMAX={max(gemv_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
     plan += [("v", size, name) for size in gemv_sizes for name in ("loops", "call")]
@@ -308,7 +310,7 @@ def measure(
     )
     gemv = tuple(Timing(size, median["v", size, "loops"], median["v", size, "call"]) for size in gemv_sizes)
     corename, config = (library + ["", ""])[:2]
-    return Measurements(gemm, gemv, corename, config)
+    return Measurements(gemm, gemv, corename, config, load)
 
 
 def _disabled(environ: Mapping[str, str]) -> bool:
@@ -371,6 +373,7 @@ class RunProbe:
         library = f"; library {measurements.corename or 'unknown'}" + (
             f" ({measurements.config})" if measurements.config else ""
         )
+        library += f"; load average {measurements.load:.1f} when measured"
         options = self._options
         return measured_choice(measurements, options.machine, self._given, options.microkernel, origin + library)
 

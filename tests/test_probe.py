@@ -49,6 +49,7 @@ SLOW_GEMM = Measurements(
     gemv=(Timing(512, 1.0, 2.0), Timing(1024, 4.0, 3.0), Timing(2048, 16.0, 9.0)),
     corename="Prescott",
     config="OpenBLAS 0.3.21",
+    load=0.5,
 )
 KEY = ProbeKey("AMD EPYC", "f1a95", 2, "/usr/lib/libopenblas.so", 1000, 17, "")
 
@@ -282,7 +283,7 @@ def test_a_run_waits_for_the_probe_until_a_region_needs_it_then_the_next_reads_t
     choice = waiting()
     assert run.calls == 1 and choice == waiting.choice
     assert waiting.status.startswith("measured by the probe, which ran in ")
-    assert waiting.status.endswith("; library Prescott (OpenBLAS 0.3.21)")
+    assert waiting.status.endswith("; library Prescott (OpenBLAS 0.3.21); load average 0.5 when measured")
 
     cached = _run_probe(tmp_path, run)
 

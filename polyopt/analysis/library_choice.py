@@ -45,13 +45,15 @@ class Timing:
 
 @dataclass(frozen=True)
 class Measurements:
-    """What the probe measured: GEMM (n×n×n) and GEMV (n×n) timings, and the library as it
-    reports itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown)."""
+    """What the probe measured: GEMM (n×n×n) and GEMV (n×n) timings, the library as it reports
+    itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown), and the
+    machine's load average over the last minute when the probe started (a busy machine skews them)."""
 
     gemm: tuple[Timing, ...]
     gemv: tuple[Timing, ...]
     corename: str = ""
     config: str = ""
+    load: float = 0.0
 
 
 @dataclass(frozen=True)
