@@ -9,15 +9,15 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from polyopt import __version__
-from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
+from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError, format_message
 from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import (
     BLAS2_THRESHOLD,
@@ -32,9 +32,9 @@ from polyopt.machine import (
     with_overrides,
 )
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
-from polyopt.pipeline import optimize_text
+from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
-from polyopt.report import format_report
+from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.tiling import TilingOptions
 
@@ -124,16 +124,213 @@ def _usage_message(error: PolyoptError) -> str:
     return f"{error.location}: {error.message}" if error.location is not None else error.message
 
 
+REPORT_CHOICES = ("text", "json")
+# the preprocessor's flags: click's parameter name, and the flag (also the joined form's prefix)
+_CPP_FLAGS = {"include_dirs": "-I", "defines": "-D", "undefines": "-U"}
+
+# Pluto's fusion flags and the --fuse policy each one is
+_PLUTO_FUSION = {"smartfuse": "smart", "maxfuse": "max", "nofuse": "none"}
+# flags that cannot be given together (click's parameter names)
+_CONFLICTS = (("tile", "notile"), ("parallel", "noparallel"), ("tile", "identity"), ("parallel", "identity"))
+# Pluto's file of tile sizes, read from the current folder when present (as polycc does)
+PLUTO_TILE_SIZES = "tile.sizes"
+
+
+@dataclass(frozen=True)
+class _PlutoFlag:
+    """A flag of Pluto's ``polycc`` that polyopt has no option for: ``ignored`` (with one warning),
+    or a usage error; ``instead`` says what polyopt does; ``value``: it takes a value."""
+
+    ignored: bool
+    instead: str
+    value: bool
+
+
+# Pluto's other flags: ignored where they change nothing about the code polyopt writes (output,
+# solvers, dependence testers, code generator settings, or what polyopt does anyway), rejected where
+# they ask for a transformation or an input that polyopt does not have.  A trailing '=' takes a value.
+_PLUTO_GROUPS: tuple[tuple[bool, str, tuple[str, ...]], ...] = (
+    (
+        True,
+        "polyopt prints only warnings; --report prints its decisions",
+        ("--silent", "-q", "--debug", "--moredebug", "--time"),
+    ),
+    (True, "polyopt's output is indented", ("--indent", "-i")),
+    (True, "polyopt reads C with its own front end", ("--pet",)),
+    (
+        True,
+        "polyopt computes exact dependences with isl",
+        (
+            "--isldep",
+            "--candldep",
+            "--isldepaccesswise",
+            "--isldepstmtwise",
+            "--isldepcoalesce",
+            "--lastwriter",
+            "--nolastwriter",
+            "--nodepbound",
+            "--rar",
+        ),
+    ),
+    (
+        True,
+        "polyopt schedules with isl's scheduler and its own cost models",
+        (
+            "--islsolve",
+            "--pipsolve",
+            "--glpk",
+            "--gurobi",
+            "--lp",
+            "--dfp",
+            "--ilp",
+            "--lpcolor",
+            "--clusterscc",
+            "--flic",
+            "--fast-lin-ind-check",
+            "--per-cc-obj",
+            "--coeff-bound=",
+        ),
+    ),
+    (
+        True,
+        "polyopt generates code with isl's AST generator",
+        ("--cloogsh", "--nocloogbacktrack", "--cloogf=", "--cloogl=", "--codegen-context="),
+    ),
+    (True, "polyopt marks vector loops itself (omp simd) where they are legal", ("--prevector", "--noprevector")),
+    (True, "polyopt orders the loops inside tiles by its own cost model", ("--intratileopt", "--nointratileopt")),
+    (True, "polyopt's tile-size model chooses the tile sizes unless --tile-sizes is given", ("--determine-tile-size",)),
+    (True, "polyopt neither unrolls nor diamond-tiles", ("--nounroll", "--nounrolljam", "--nodiamond-tile")),
+    (True, "polyopt expands scalars that serialize loops (--no-expand turns it off)", ("--scalpriv",)),
+    (
+        False,
+        "polyopt does not unroll; leave it to the C compiler (-funroll-loops)",
+        ("--unroll", "--unrolljam", "--ufactor="),
+    ),
+    (False, "polyopt does not split index sets", ("--iss",)),
+    (
+        False,
+        "polyopt does not diamond-tile; stencils get wavefront (time-skewed) tiles",
+        ("--diamond-tile", "--full-diamond-tile"),
+    ),
+    (False, "choose the fusion with --fuse=model|smart|max|none", ("--typedfuse", "--hybridfuse", "--delayedcut")),
+    (
+        False,
+        "polyopt marks the outermost loops it proves parallel (--noparallel for none)",
+        ("--innerpar", "--multipar", "--forceparallel="),
+    ),
+    (False, "polyopt tiles every permutable band: use --notile, or --tile-sizes", ("--ft=", "--lt=")),
+    (
+        False,
+        "give the machine with --l1, --l2, --l3 or --target; element sizes come from the declared types",
+        ("--cache-size=", "--data-element-size="),
+    ),
+    (False, "polyopt reads C files with '#pragma scop' regions, not scoplib files", ("--readscop",)),
+    (False, "polyopt does not write Bee+Cl@k pragmas", ("--bee",)),
+)
+_PLUTO_FLAGS = {
+    name.rstrip("="): _PlutoFlag(ignored, instead, name.endswith("="))
+    for ignored, instead, names in _PLUTO_GROUPS
+    for name in names
+}
+
+
+def _report_value(args: list[str]) -> list[str]:
+    """``args`` with a ``--report`` that is not followed by its value written ``--report=text``, so
+    that the argument after it stays an argument (``--report gemm.c``)."""
+    written: list[str] = []
+    for position, arg in enumerate(args):
+        if arg == "--":
+            return written + args[position:]
+        following = args[position + 1] if position + 1 < len(args) else None
+        written.append("--report=text" if arg == "--report" and following not in REPORT_CHOICES else arg)
+    return written
+
+
+def _without_pluto_flags(ctx: click.Context, args: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """``args`` without the Pluto flags that polyopt ignores (and their values), and those flags;
+    a usage error naming a rejected one."""
+    kept: list[str] = []
+    ignored: list[str] = []
+    tokens: Iterator[str] = iter(args)
+    for arg in tokens:
+        if arg == "--":
+            kept.extend([arg, *tokens])
+            break
+        name, equals, _ = arg.partition("=")
+        flag = _PLUTO_FLAGS.get(name)
+        if flag is None or (equals and not flag.value):
+            kept.append(arg)
+        elif not flag.ignored:
+            raise click.UsageError(f"Pluto's option '{name}' is not supported: {flag.instead}.", ctx)
+        else:
+            if flag.value and not equals:
+                next(tokens, None)
+            ignored.append(name)
+    return kept, tuple(dict.fromkeys(ignored))
+
+
+class _Command(click.Command):
+    """polyopt's command: ``-I``, ``-D`` and ``-U`` become one parameter, ``cpp_flags``, in the
+    order of the command line (the order in which the preprocessor applies them)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args, ignored = _without_pluto_flags(ctx, _report_value(args))
+        values, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        remaining = {name: iter(values.get(name, ())) for name in _CPP_FLAGS}
+        ordered = tuple(
+            _CPP_FLAGS[param.name] + next(remaining[param.name]) for param in order if param.name in _CPP_FLAGS
+        )
+        rest = super().parse_args(ctx, args)
+        for name in _CPP_FLAGS:
+            ctx.params.pop(name, None)
+        ctx.params["cpp_flags"] = ordered
+        ctx.params["ignored_pluto_flags"] = ignored
+        return rest
+
+
+def _conflict(first: str, second: str) -> click.UsageError:
+    return click.UsageError(f"'{first}' and '{second}' cannot be given together")
+
+
+def _conflicts(flags: dict[str, Any]) -> None:
+    """A usage error for two flags that ask for opposite things (Pluto's spellings included)."""
+    for first, second in _CONFLICTS:
+        if flags[first] and flags[second]:
+            raise _conflict(f"--{first}", f"--{second}")
+
+
+def _fusion(flags: dict[str, Any]) -> str:
+    """The fusion policy of ``--fuse`` or Pluto's ``--smartfuse``, ``--maxfuse``, ``--nofuse``;
+    a usage error when two of them ask for different policies."""
+    given = [(f"--{name}", policy) for name, policy in _PLUTO_FUSION.items() if flags[name]]
+    if flags["fuse"] is not None:
+        given.append((f"--fuse={flags['fuse']}", flags["fuse"]))
+    for flag, policy in given[1:]:
+        if policy != given[0][1]:
+            raise _conflict(given[0][0], flag)
+    return given[0][1] if given else DEFAULT_FUSION
+
+
+def _tile_sizes_source(flags: dict[str, Any]) -> str | None:
+    """Where the tile sizes come from: ``--tile-sizes``, else Pluto's ``tile.sizes`` in the current
+    folder when present and tiling is on, else None (the tile-size model)."""
+    if flags["tile_sizes"] is not None:
+        return str(flags["tile_sizes"])
+    tiling = not (flags["notile"] or flags["identity"])
+    return PLUTO_TILE_SIZES if tiling and Path(PLUTO_TILE_SIZES).is_file() else None
+
+
 def _options(flags: dict[str, Any]) -> Options:
     """The validated ``Options`` of the command-line flags (click's parameters by name);
     a usage error when they are invalid."""
+    _conflicts(flags)
     try:
-        tile_sizes = flags["tile_sizes"]
+        tile_sizes = _tile_sizes_source(flags)
         sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
         dead = frozenset(name.strip() for names in flags["assume_dead"] for name in names.split(",") if name.strip())
         return Options(
             identity=flags["identity"],
-            fusion=flags["fuse"],
+            fusion=_fusion(flags),
             parallel=not flags["noparallel"],
             reassociate=not flags["no_reassociate"],
             expand=not flags["no_expand"],
@@ -149,12 +346,31 @@ def _options(flags: dict[str, Any]) -> Options:
             timeout=flags["timeout"],
             machine=_machine(flags),
             params=tuple(flags["param"]),
+            cpp_flags=flags["cpp_flags"],
         ).validate()
     except PolyoptError as error:
         raise click.UsageError(_usage_message(error)) from None
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+class _Polyopt(_Command):
+    """polyopt's command; ``polyopt check ...`` (``check`` first, always) runs ``polyopt.check``'s command:
+    a file named ``check`` is optimized as ``polyopt ./check``."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:
+        arguments = list(sys.argv[1:] if args is None else args)
+        if arguments[:1] == ["check"]:
+            from polyopt.check import command  # imported here: polyopt.check reads this command's options
+
+            return command.main(arguments[1:], prog_name="polyopt check", **extra)
+        return super().main(arguments, prog_name, **extra)
+
+
+@click.command(
+    cls=_Polyopt,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="'polyopt check FILE ...' builds and runs FILE original and optimized and compares their outputs "
+    "(polyopt check --help).",
+)
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @click.option(
     "-o",
@@ -168,6 +384,13 @@ def _options(flags: dict[str, Any]) -> Options:
     help="Model each region and regenerate it in its original order, with no transformation.",
 )
 @click.option("--noparallel", is_flag=True, help="Do not mark OpenMP parallel loops.")
+@click.option(
+    "--parallel",
+    "--parallelize",
+    "parallel",
+    is_flag=True,
+    help="Pluto's spelling, accepted: parallel loops are marked unless --noparallel.",
+)
 @click.option(
     "--no-reassociate",
     is_flag=True,
@@ -219,11 +442,13 @@ def _options(flags: dict[str, Any]) -> Options:
     f"default: the target's, else {BLAS2_THRESHOLD}.",
 )
 @click.option("--notile", is_flag=True, help="Do not tile loop bands.")
+@click.option("--tile", is_flag=True, help="Pluto's spelling, accepted: bands are tiled unless --notile.")
 @click.option(
     "--tile-sizes",
     metavar="SIZES",
     help="Tile sizes: '32,32,256', or a file with one size per line; used member by member "
-    "across the tiled bands in order, then the tile-size model.",
+    "across the tiled bands in order, then the tile-size model. Without it, a file 'tile.sizes' "
+    "in the current folder is used when present, as Pluto does.",
 )
 @click.option(
     "--fixed-tile-size",
@@ -233,18 +458,22 @@ def _options(flags: dict[str, Any]) -> Options:
 )
 @click.option(
     "--l2tile",
+    "--second-level-tile",
+    "l2tile",
     is_flag=True,
     help="Tile a second time, grouping tiles into L2 tiles, where the extents may exceed one.",
 )
 @click.option(
     "--fuse",
     type=click.Choice(FUSION_POLICIES),
-    default=DEFAULT_FUSION,
-    show_default=True,
+    show_default=DEFAULT_FUSION,
     help="Fusion of top-level loop nests: model (the cheapest grouping by a cost model of memory traffic "
     "and parallel work), smart (fuse when it keeps parallelism and shares data), "
     "max (let the scheduler fuse all it can) or none.",
 )
+@click.option("--smartfuse", is_flag=True, help="Pluto's spelling of --fuse=smart.")
+@click.option("--maxfuse", is_flag=True, help="Pluto's spelling of --fuse=max.")
+@click.option("--nofuse", is_flag=True, help="Pluto's spelling of --fuse=none.")
 @click.option(
     "--timeout",
     type=float,
@@ -288,7 +517,34 @@ def _options(flags: dict[str, Any]) -> Options:
     multiple=True,
     metavar="NAME=VALUE",
     help="Typical value of a region parameter for the cost models (may repeat); without it the value "
-    "the file #defines, else 1024.",
+    "the preprocessor gives (with -I, -D, -U), else 1024.",
+)
+@click.option(
+    "-I",
+    "include_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Folder searched for included headers when polyopt runs the preprocessor, as gcc's -I "
+    '(-Idir also; may repeat). The source\'s folder is searched for "..." includes first, as when compiling it.',
+)
+@click.option(
+    "-D",
+    "defines",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="Define a macro when polyopt runs the preprocessor, as gcc's -D (-DN=100 also; may repeat): "
+    "PolyBench's -DLARGE_DATASET sets the parameter values the cost models assume.",
+)
+@click.option(
+    "-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as gcc's -U (-UNAME also; may repeat)."
+)
+@click.option(
+    "--report",
+    type=click.Choice(REPORT_CHOICES),
+    is_flag=False,
+    flag_value="text",
+    help="Print what was found and decided for each region to standard error: --report as text, "
+    "--report=json as one JSON document.",
 )
 @click.option(
     "--no-probe",
@@ -298,9 +554,8 @@ def _options(flags: dict[str, Any]) -> Options:
     "first region with a BLAS idiom runs the probe once per machine and library, cached in "
     "$XDG_CACHE_HOME/polyopt (~/.cache/polyopt).",
 )
-@click.option("--report", is_flag=True, help="Print what was found and decided for each region to standard error.")
 @click.version_option(__version__, prog_name="polyopt")
-def main(source: Path, output: str | None, report: bool, no_probe: bool, **flags: Any) -> None:
+def main(source: Path, output: str | None, report: str | None, no_probe: bool, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -313,17 +568,27 @@ def main(source: Path, output: str | None, report: bool, no_probe: bool, **flags
     written then), 2 for a usage error.
     """
     options = _options(flags)
+    ignored = (_ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
     try:
         target = _output_path(source, output)
         probe = RunProbe(options, _given_levels(flags), not no_probe)
         options = replace(options, library=probe.initial)
         outcome = optimize_text(_read(source), str(source), options, probe)
-        for warning in outcome.warnings:
-            click.echo(warning, err=True)
-        if report:
+        tile_file = _tile_sizes_source(flags) if flags["tile_sizes"] is None else None
+        warnings = (*ignored, *outcome.warnings)
+        if report == "json":
+            library = [line.strip() for line in probe.report()]
+            click.echo(_json_report(source, options, library, tile_file, warnings, outcome), err=True)
+        else:
+            for warning in warnings:
+                click.echo(warning, err=True)
+        if report == "text":
             click.echo(f"machine: {options.machine.describe()}", err=True)
             for line in probe.report():
                 click.echo(line, err=True)
+            if tile_file is not None:
+                sizes = ",".join(map(str, options.tiling.sizes))
+                click.echo(f"tile sizes: {sizes} from the file {tile_file} in the current folder", err=True)
             for region in outcome.regions:
                 if region.report is not None:
                     click.echo(format_report(region.report), err=True, nl=False)
@@ -335,6 +600,34 @@ def main(source: Path, output: str | None, report: bool, no_probe: bool, **flags
     except PolyoptError as error:
         click.echo(str(error), err=True)
         sys.exit(EXIT_ERROR)
+
+
+def _json_report(
+    source: Path,
+    options: Options,
+    library: Sequence[str],
+    tile_file: str | None,
+    warnings: Sequence[str],
+    outcome: FileOutcome,
+) -> str:
+    """The ``--report=json`` document of this run, with all its ``warnings``."""
+    regions = [
+        RegionSummary(
+            region.region.index,
+            region.region.location,
+            region.code.summary if region.code is not None else None,
+            region.warnings,
+            region.report,
+        )
+        for region in outcome.regions
+    ]
+    return report_json(str(source), options.machine.describe(), library, tile_file, warnings, regions)
+
+
+def _ignored_warning(ignored: Sequence[str]) -> str:
+    """The one warning naming the Pluto flags that polyopt ignores, and what it does instead."""
+    named = "; ".join(f"{name} ({_PLUTO_FLAGS[name].instead})" for name in ignored)
+    return format_message(None, "warning", f"ignoring Pluto's options {named}")
 
 
 def options_from_arguments(arguments: Sequence[str]) -> Options:

@@ -50,8 +50,10 @@ class Options:
     ``library``: which of the CBLAS call, the microkernel and the loops computes each idiom, by size
     (``polyopt.analysis.library_choice``; the probe's, ``polyopt.probe``); None: the machine's thresholds;
     ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
-    (``--param NAME=VALUE``; see ``polyopt.frontend.params``).  Neither changes the code by itself,
-    so both go with ``identity``.
+    (``--param NAME=VALUE``; see ``polyopt.frontend.params``);
+    ``cpp_flags``: the preprocessor flags with which the file is compiled, each in its joined form
+    (``-Idir``, ``-DN=100``, ``-UX``) in command-line order, used wherever polyopt runs the
+    preprocessor (parameter values).  Neither changes the code by itself, so both go with ``identity``.
     """
 
     identity: bool = False
@@ -68,6 +70,7 @@ class Options:
     machine: Machine = field(default_factory=detect)
     library: LibraryChoice | None = None
     params: tuple[tuple[str, int], ...] = ()
+    cpp_flags: tuple[str, ...] = ()
 
     def validate(self) -> Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
@@ -81,6 +84,7 @@ class Options:
             raise PolyoptError("tile sizes must be positive integers")
         _validate_machine(self.machine)
         _validate_params(self.params)
+        _validate_cpp_flags(self.cpp_flags)
         transforming = not (self.parallel and self.reassociate and self.expand and self.tiling.enabled)
         transforming = transforming or not self.microkernel
         transforming = transforming or self.blas == "cblas" or self.tiling.default_size is not None
@@ -105,6 +109,7 @@ _MACHINE_FIELDS = (
     ("parallel_work", "the work from which loops run in parallel (--parallel-work)", True),
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CPP_FLAG = re.compile(r"-I.+|-D[A-Za-z_][A-Za-z0-9_]*(=.*)?|-U[A-Za-z_][A-Za-z0-9_]*", re.S)
 
 
 def _validate_machine(machine: Machine) -> None:
@@ -129,6 +134,14 @@ def _validate_params(params: tuple[tuple[str, int], ...]) -> None:
             raise PolyoptError(f"--param {name}: the value must be a positive integer, not {value}")
         if seen.setdefault(name, value) != value:
             raise PolyoptError(f"--param {name} is given two values, {seen[name]} and {value}")
+
+
+def _validate_cpp_flags(flags: tuple[str, ...]) -> None:
+    for flag in flags:
+        if _CPP_FLAG.fullmatch(flag) is None:
+            kind = {"-I": "a folder", "-D": "NAME or NAME=VALUE", "-U": "a macro name"}.get(flag[:2])
+            expected = f"{flag[:2]} takes {kind}" if kind else "expected -IDIR, -DNAME[=VALUE] or -UNAME"
+            raise PolyoptError(f"invalid preprocessor flag '{flag}': {expected}")
 
 
 def parse_param(text: str) -> tuple[str, int]:

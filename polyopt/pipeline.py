@@ -22,7 +22,7 @@ from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, Probe
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
-from polyopt.diagnostics import IllegalTransform, UnsupportedRegion, format_message
+from polyopt.diagnostics import IllegalTransform, Location, UnsupportedRegion, format_message
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -105,12 +105,16 @@ class RegionOutcome:
 
 @dataclass(frozen=True)
 class FileOutcome:
+    """The optimized text, each region's outcome, and the warnings about the whole file
+    (a failed preprocessor run)."""
+
     text: str
     regions: tuple[RegionOutcome, ...]
+    file_warnings: tuple[str, ...] = ()
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        return tuple(w for region in self.regions for w in region.warnings)
+        return self.file_warnings + tuple(w for region in self.regions for w in region.warnings)
 
 
 @dataclass(frozen=True)
@@ -124,10 +128,9 @@ class _Setting:
     def values(self) -> dict[str, int]:
         return {name: parameter.value for name, parameter in self.parameters.items()}
 
-    def describe(self, name: str) -> str:
-        """``name``, with the value the cost models assume for it and where that came from."""
-        parameter = self.parameters.get(name)
-        return f"{name} = {parameter.value} ({parameter.origin})" if parameter else name
+    def parameter(self, name: str) -> ParameterValue:
+        """The value the cost models assume for ``name`` and where it came from."""
+        return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
 
 
 def _iterator_prefix(text: str) -> str:
@@ -244,7 +247,7 @@ def _report(
     return RegionReport(
         index=region.index,
         location=scop.location,
-        parameters=tuple(setting.describe(name) for name in scop.parameters),
+        parameters=tuple(setting.parameter(name) for name in scop.parameters),
         statements=statements,
         dependences=dependences,
         fusion=decisions.fusion.describe() if decisions.fusion else "none (original order)",
@@ -291,16 +294,27 @@ def _summary(options: Options, decisions: Decisions) -> str:
     return ", ".join(parts)
 
 
-def _optimize_region(region: Region, text: str, options: Options, prefix: str) -> RegionOutcome:
+def _region_scop(region: Region, text: str) -> Scop | RegionOutcome:
+    """The region's model input, or the outcome that keeps it as written (outside the model)."""
     try:
         scop = extract_scop(parse_region(region, text), region.location, declared_types(text, region))
         check_parameter_macros(scop, text)
-        live = live_after(region, text, {loop.variable for loop in scop.exits})
-        scop = replace(scop, exits=tuple(loop for loop in scop.exits if loop.variable in live))
+        variables = sorted({loop.variable for loop in scop.exits})
+        live = live_after(region, text, set(variables))
+        return replace(
+            scop,
+            exits=tuple(loop for loop in scop.exits if loop.variable in live),
+            unused_iterators=tuple(variable for variable in variables if variable not in live),
+        )
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
+
+
+def _optimize_region(
+    region: Region, scop: Scop, options: Options, prefix: str, values: Mapping[str, ParameterValue]
+) -> RegionOutcome:
     try:
-        setting = _Setting(prefix, parameter_values(text, region.location.file, scop.parameters, dict(options.params)))
+        setting = _Setting(prefix, {name: values[name] for name in scop.parameters})
         return _within_budget(region, scop, options, setting)
     except ProbeNeeded:
         raise
@@ -396,7 +410,7 @@ def _nothing(region: Region, setting: _Setting) -> _Part:
     report = RegionReport(
         index=region.index,
         location=region.location,
-        parameters=tuple(setting.describe(name) for name in setting.parameters),
+        parameters=tuple(setting.parameter(name) for name in setting.parameters),
         statements=(),
         dependences=(),
         fusion="none (no statement executes)",
@@ -410,8 +424,10 @@ def _nothing(region: Region, setting: _Setting) -> _Part:
 
 def _final_values(scop: Scop, setting: _Setting) -> tuple[Generated, tuple[str, ...]]:
     """Code that gives each variable of ``scop.exits`` the value the region's loops leave in it (the generated
-    loops have iterators of their own), where one of its loops starts; and a report note for each."""
-    code: list[CNode] = []
+    loops have iterators of their own), where one of its loops starts; and a report note for each.  An iterator
+    that nothing reads after the region is cast to void, so that ``-Wall -Werror`` builds do not stop on a
+    variable the generated code no longer uses."""
+    code: list[CNode] = [CStmt(f"(void){variable};") for variable in scop.unused_iterators]
     notes: list[str] = []
     helpers: frozenset[str] = frozenset()
     for variable, value in iterator_values(scop).items():
@@ -494,7 +510,7 @@ class _Library:
         """What ``options`` ask for; None when no segment is cut out (no reordering, or nothing to call)."""
         if options.identity or not options.reassociate:
             return None
-        blas = library_enabled(options.blas)
+        blas = library_enabled(options.blas, options.cpp_flags)
         choice = options.library or default_choice(options.machine)
         microkernel = plan_microkernel(options.machine) if options.microkernel and choice.microkernel else None
         if not blas and microkernel is None:
@@ -646,15 +662,32 @@ def optimize_text(
     options.validate()
     regions = find_regions(text, filename)
     if regions:
-        library_enabled(options.blas)  # decided once here, not in each region's child process
+        library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
-    outcomes = []
-    for region in regions:
+    scops = [_region_scop(region, text) for region in regions]
+    names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
+    values, failure = parameter_values(text, filename, names, dict(options.params), options.cpp_flags)
+    outcomes: list[RegionOutcome] = []
+    for region, scop in zip(regions, scops, strict=True):
+        if not isinstance(scop, Scop):
+            outcomes.append(scop)
+            continue
         try:
-            outcomes.append(_optimize_region(region, text, options, prefix))
+            outcomes.append(_optimize_region(region, scop, options, prefix, values))
         except ProbeNeeded:
             options = replace(options, library=probe() if probe is not None else None)
-            outcomes.append(_optimize_region(region, text, options, prefix))
+            outcomes.append(_optimize_region(region, scop, options, prefix, values))
     replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
     newline = "\r\n" if "\r\n" in text else "\n"
-    return FileOutcome(splice(text, replacements, newline), tuple(outcomes))
+    notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
+    return FileOutcome(splice(text, replacements, newline), tuple(outcomes), notice)
+
+
+def _preprocessor_warning(filename: str, failure: str, cpp_flags: tuple[str, ...]) -> str:
+    """The one warning for a preprocessor run that gave no parameter values."""
+    flags = f" with {' '.join(cpp_flags)}" if cpp_flags else ""
+    message = (
+        f"the preprocessor failed{flags} ({failure}); the cost models assume {DEFAULT_PARAMETER_VALUE} "
+        "for the parameters: give the compiler's -I and -D flags, or --param NAME=VALUE"
+    )
+    return format_message(Location(filename), "warning", message)

@@ -49,12 +49,11 @@ from polyopt.analysis.library_choice import (
     default_choice,
     measured_choice,
 )
-from polyopt.bench import CFLAGS
 from polyopt.emit.blas import cblas_available, library_enabled
 from polyopt.machine import PROC_CPUINFO, Machine
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.toolchain import CBLAS_LIBRARY, CC, ToolchainError, compile_c, run_program
+from polyopt.toolchain import CBLAS_LIBRARY, CC, CFLAGS, ToolchainError, compile_c, run_program
 
 CACHE_VERSION = 1
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
@@ -365,7 +364,7 @@ class RunProbe:
             return f"probe skipped: {NO_PROBE_VARIABLE} is set"
         if given >= {2, 3}:
             return "probe skipped: the target file or flags set both BLAS thresholds"
-        if not cblas_available():
+        if not cblas_available(options.cpp_flags):
             return "probe skipped: gcc finds no cblas.h"
         return ""
 
@@ -381,7 +380,7 @@ class RunProbe:
         """``--report`` lines: what the probe did, then the choice per idiom kind that applied (the machine's
         thresholds when there was no probe and calls may be made; none when no region needed a choice)."""
         choice = self.choice
-        if choice is None and self.initial is None and library_enabled(self._options.blas):
+        if choice is None and self.initial is None and library_enabled(self._options.blas, self._options.cpp_flags):
             choice = default_choice(self._options.machine)
         lines = choice.describe() if choice is not None else ()
         return (f"library: {self.status}", *(f"  {line}" for line in lines))

@@ -1,13 +1,20 @@
-"""Human-readable ``--report`` text for each region.
+"""``--report``: the text for each region, and the one JSON document of ``--report=json``.
 
-Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``format_report``.
+Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``RegionSummary``, ``format_report``,
+``report_json``, ``REPORT_FORMAT``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from polyopt.diagnostics import Location
+from polyopt.frontend.params import ParameterValue
+
+REPORT_FORMAT = 1  # the version of --report=json's document; raised when a field changes meaning or goes
 
 
 @dataclass(frozen=True)
@@ -33,7 +40,7 @@ class RegionReport:
 
     index: int
     location: Location
-    parameters: tuple[str, ...]
+    parameters: tuple[ParameterValue, ...]
     statements: tuple[StatementLine, ...]
     dependences: tuple[DependenceLine, ...]
     fusion: str
@@ -60,7 +67,7 @@ def _section(title: str, items: tuple[str, ...]) -> list[str]:
 def format_report(report: RegionReport) -> str:
     lines = [
         f"region {report.index} at {report.location}",
-        f"  parameters: {', '.join(report.parameters) or '(none)'}",
+        f"  parameters: {', '.join(f'{p.name} = {p.value} ({p.origin})' for p in report.parameters) or '(none)'}",
         f"  statements ({len(report.statements)}):",
     ]
     for statement in report.statements:
@@ -87,3 +94,52 @@ def format_report(report: RegionReport) -> str:
         lines.extend(_section("library calls", report.library))
     lines.extend(f"  note: {note}" for note in report.notes)
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class RegionSummary:
+    """One region of a file as ``--report=json`` lists it: ``summary`` is the one-line comment of its
+    replacement (None when it is kept as written), ``report`` what was found and decided (None
+    when it is outside the model)."""
+
+    index: int
+    location: Location
+    summary: str | None
+    warnings: tuple[str, ...]
+    report: RegionReport | None
+
+
+def report_json(
+    source: str,
+    machine: str,
+    library: Sequence[str],
+    tile_sizes: str | None,
+    warnings: Sequence[str],
+    regions: Sequence[RegionSummary],
+) -> str:
+    """The ``--report=json`` document of one run (its fields are described in README.md)."""
+    document: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "source": source,
+        "machine": machine,
+        "library": list(library),
+        "tile_sizes_file": tile_sizes,
+        "warnings": list(warnings),
+        "regions": [_region(region) for region in regions],
+    }
+    return json.dumps(document, indent=2)
+
+
+def _region(region: RegionSummary) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "index": region.index,
+        "location": asdict(region.location),
+        "optimized": region.summary is not None,
+        "summary": region.summary,
+        "warnings": list(region.warnings),
+    }
+    if region.report is not None:
+        decisions = asdict(region.report)
+        del decisions["index"], decisions["location"]
+        entry |= decisions
+    return entry

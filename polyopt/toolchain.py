@@ -3,13 +3,15 @@
 Public:
 
 - ``CC``: the C compiler (``gcc``).
+- ``CFLAGS``: the optimizing flags with which the benchmark (``polyopt.bench``) and the probe (``polyopt.probe``)
+  build.
 - ``CHECK_FLAGS``: the warning flags with which the tests and the fuzzer build every program.
 - ``ToolchainError``: a compilation or a run failed; the message says which command and why.
-- ``compile_c(source, binary, *, flags, include_dirs, defines, timeout)``: build ``source`` into ``binary``.
+- ``compile_c(source, binary, *, flags, include_dirs, defines, timeout, cc)``: build ``source`` into ``binary``.
 - ``run_program(binary, *, arguments, threads, timeout)``: run a program with ``OMP_NUM_THREADS`` set.
 - ``run_polyopt(arguments, *, cwd, timeout)``: run polyopt's command line in a new process
   (``python -m polyopt`` of this very package, whatever else is installed).
-- ``first_difference(expected, actual, *, rel_tol, abs_tol)``: where two program outputs differ, or None.
+- ``first_difference(expected, actual, *, rel_tol, abs_tol, names)``: where two program outputs differ, or None.
 
 The benchmark (``polyopt.bench``), the fuzzer (``polyopt.fuzz``) and the tests
 (``tests/support.py``) all build, run and compare through this module.
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CC = "gcc"
+CFLAGS = ["-O3", "-march=native", "-fopenmp"]  # the flags the benchmark and the probe build with
 # Warnings only show in a failed build's message; a call to an undeclared function fails the build.
 CHECK_FLAGS = ("-Wall", "-Werror=implicit-function-declaration")
 
@@ -60,8 +63,9 @@ def compile_c(
     include_dirs: Sequence[Path | str] = (),
     defines: Sequence[str] = (),
     timeout: float = 300.0,
+    cc: str = CC,
 ) -> Path:
-    """Compile ``source`` (one file or several) into ``binary`` with ``CC flags -I... -D... source -o binary -lm``.
+    """Compile ``source`` (one file or several) into ``binary`` with ``cc flags -I... -D... source -o binary -lm``.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE``; a source that includes ``cblas.h`` (polyopt's
     library calls) is also linked with ``CBLAS_LIBRARY``.  Returns ``binary``; raises
@@ -70,7 +74,7 @@ def compile_c(
     sources = [Path(source)] if isinstance(source, str | Path) else [Path(path) for path in source]
     libraries = [CBLAS_LIBRARY] if any(_uses_cblas(path) for path in sources) else []
     command = [
-        CC,
+        cc,
         *flags,
         *(f"-I{directory}" for directory in include_dirs),
         *(f"-D{define}" for define in defines),
@@ -84,10 +88,12 @@ def compile_c(
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise ToolchainError(f"compilation did not finish in {timeout:g} s: {_quote(command)}") from None
+    except OSError as error:
+        raise ToolchainError(f"cannot run {cc}: {error.strerror}: {_quote(command)}") from None
     if result.returncode != 0:
         errors = "".join(f"{line}\n" for line in result.stderr.splitlines() if _ERROR.search(line))
         raise ToolchainError(
-            f"compilation failed (exit {result.returncode}): {_quote(command)}\n{errors}gcc's output:\n{result.stderr}"
+            f"compilation failed (exit {result.returncode}): {_quote(command)}\n{errors}{cc}'s output:\n{result.stderr}"
         )
     return Path(binary)
 
@@ -160,20 +166,40 @@ def _number(text: str) -> float | None:
         return None
 
 
+_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?\d*\.(\d*)(?:[eE]([+-]?\d+))?")
+
+
+def _last_digit(text: str) -> float:
+    """One unit in the last printed digit of a number with a decimal point ('0.25' → 0.01,
+    '1.5e+03' → 100); 0 for any other token."""
+    match = _DECIMAL.fullmatch(text)
+    if match is None:
+        return 0.0
+    return 10.0 ** (int(match.group(2) or 0) - len(match.group(1)))
+
+
 def _tokens_match(expected: str, actual: str, rel_tol: float | None, abs_tol: float) -> bool:
     if expected == actual:
         return True
     if rel_tol is None:
         return False
+    if _INTEGER.fullmatch(expected) and _INTEGER.fullmatch(actual):
+        return int(expected) == int(actual)
     wanted, got = _number(expected), _number(actual)
     if wanted is None or got is None:
         return False
     if math.isnan(wanted) or math.isnan(got):
         return math.isnan(wanted) and math.isnan(got)
-    return math.isclose(wanted, got, rel_tol=rel_tol, abs_tol=abs_tol)
+    if math.isclose(wanted, got, rel_tol=rel_tol, abs_tol=abs_tol):
+        return True
+    if math.isinf(wanted) or math.isinf(got):
+        return False
+    allowed = max(rel_tol * max(abs(wanted), abs(got)), abs_tol) + min(_last_digit(expected), _last_digit(actual))
+    return abs(wanted - got) <= allowed
 
 
-def _describe(expected: _Token, actual: _Token, expected_text: str, actual_text: str) -> str:
+def _describe(expected: _Token, actual: _Token, expected_text: str, actual_text: str, names: tuple[str, str]) -> str:
     expected_lines = expected_text.splitlines()
     expected_line, actual_line = expected_lines[expected.line - 1], actual_text.splitlines()[actual.line - 1]
     where = f"token {expected.index + 1}, line {expected.line}, column {expected.column}"
@@ -182,35 +208,47 @@ def _describe(expected: _Token, actual: _Token, expected_text: str, actual_text:
     if dump is not None:  # PolyBench's dump format names the array being printed
         where += f", in array {dump.removeprefix('begin dump:').strip()!r}"
     if (actual.line, actual.column) != (expected.line, expected.column):
-        where += f" (line {actual.line}, column {actual.column} in the actual output)"
+        where += f" (line {actual.line}, column {actual.column} in the {names[1]} output)"
     return (
-        f"first difference at {where}: expected {expected.text!r}, got {actual.text!r}\n"
-        f"  expected line: {expected_line.strip()[:300]}\n"
-        f"  actual line:   {actual_line.strip()[:300]}"
+        f"first difference at {where}: {names[0]} {expected.text!r}, {names[1]} {actual.text!r}\n"
+        f"  {names[0]} line: {expected_line.strip()[:300]}\n"
+        f"  {names[1]} line: {actual_line.strip()[:300]}"
     )
 
 
-def first_difference(expected: str, actual: str, *, rel_tol: float | None = None, abs_tol: float = 0.0) -> str | None:
+def first_difference(
+    expected: str,
+    actual: str,
+    *,
+    rel_tol: float | None = None,
+    abs_tol: float | None = None,
+    names: tuple[str, str] = ("expected", "actual"),
+) -> str | None:
     """Describe where ``actual`` first differs from ``expected``, or return None if it does not.
 
     With ``rel_tol`` None the texts must be identical.  Otherwise they are compared token
-    by token (whitespace-separated): two numeric tokens match when ``math.isclose`` with
-    ``rel_tol``/``abs_tol`` says so (NaN matches NaN), any other token must be identical,
-    and the token counts must agree.
+    by token (whitespace-separated) and the token counts must agree: two integer tokens must
+    be equal; two numbers agree when ``|a - b| <= max(rel_tol * max(|a|, |b|), abs_tol)``
+    (``abs_tol``, the floor for values near zero, is ``rel_tol`` unless given) plus one unit
+    in the last printed digit of the more precise of the two (printed values are rounded:
+    two close values may straddle a rounding boundary; ``%.2f`` prints 0.125 and 0.12500001
+    as 0.12 and 0.13); NaN matches NaN; any other token must be identical.  ``names`` call
+    the two outputs in the description.
     """
     if expected == actual:
         return None
+    floor = (rel_tol or 0.0) if abs_tol is None else abs_tol
     expected_tokens, actual_tokens = list(_tokens(expected)), list(_tokens(actual))
     differing = [
         (wanted, got)
         for wanted, got in zip(expected_tokens, actual_tokens, strict=False)
-        if not _tokens_match(wanted.text, got.text, rel_tol, abs_tol)
+        if not _tokens_match(wanted.text, got.text, rel_tol, floor)
     ]
     compared = min(len(expected_tokens), len(actual_tokens))
-    counts = f"{len(expected_tokens)} tokens expected, {len(actual_tokens)} actual"
+    counts = f"{len(expected_tokens)} tokens {names[0]}, {len(actual_tokens)} {names[1]}"
     if differing:
         tally = f"({len(differing)} of {compared} compared tokens differ; {counts})"
-        return f"{_describe(*differing[0], expected, actual)}\n  {tally}"
+        return f"{_describe(*differing[0], expected, actual, names)}\n  {tally}"
     if len(expected_tokens) != len(actual_tokens):
         return f"the outputs agree on their first {compared} tokens, then one goes on ({counts})"
     if rel_tol is not None:

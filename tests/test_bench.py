@@ -3,13 +3,19 @@ compute, and the benchmark can time it as another tool's output."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, rounds_wanted, twins
+from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, interleaved, rounds_wanted, twins
+from polyopt.bench import main as bench_main
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
+from polyopt.toolchain import ToolchainError
+from tests.cli.test_check import TREE
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
 
 needs_cblas = pytest.mark.skipif(not cblas_available(), reason="cblas.h not found (apt-get install libopenblas-dev)")
@@ -36,7 +42,7 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"])
+    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"], "MINI")
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
 
 
@@ -46,7 +52,7 @@ def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -
     sources["original"].write_text(body)
     sources["polyopt"].write_text("/* fusion model */\n" + body.replace("s += i;", "s += i; /* a note */"))
     sources["vs0"].write_text(body.replace("i < 8", "i < 9"))
-    assert twins(sources, "MINI") == {"original": "original", "polyopt": "original", "vs0": "vs0"}
+    assert twins(sources, ["-DMINI_DATASET"]) == {"original": "original", "polyopt": "original", "vs0": "vs0"}
 
 
 def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
@@ -62,3 +68,65 @@ def test_short_kernels_get_more_rounds_up_to_a_limit() -> None:
     assert not rounds_wanted({"original": [2.0, 2.0], "polyopt": [1.0, 1.0]}, runs=2, min_seconds=1.0)
     assert rounds_wanted({"original": [2.0, 2.0], "polyopt": [0.1, 0.1]}, runs=2, min_seconds=1.0)
     assert not rounds_wanted({"original": [0.01] * MAX_ROUNDS, "polyopt": [0.01] * MAX_ROUNDS}, 2, 1.0)
+
+
+TOOL = """#!{python}
+import sys
+
+*flags, source, out = sys.argv[2:]
+if "-DMINI_DATASET" not in flags:
+    sys.exit(3)
+text = open(source).read()
+if sys.argv[1] == "break":
+    text = text.replace("C[i][j] *= beta;", "C[i][j] *= 2 * beta;").replace("i == j ? 0 :", "i == j ? 1 :")
+open(out, "w").write(text)
+"""
+
+
+def test_a_polybench_tree_is_checked_then_timed_with_wrong_and_failed_tools_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tree = tmp_path / "polybench"
+    shutil.copytree(TREE, tree)
+    for name in ("copytool", "breaktool"):
+        (tmp_path / name).write_text(TOOL.format(python=sys.executable))
+        (tmp_path / name).chmod(0o755)
+    report = tmp_path / "bench.json"
+    arguments = ["--polybench", str(tree), "--dataset", "MINI", "--runs", "1", "--min-seconds", "0"]
+    arguments += ["--kernels", "mm,hops", "--json", str(report)]
+    arguments += ["--vs", f"{tmp_path / 'copytool'} copy {{cppflags}} {{in}} {{out}}"]
+    arguments += ["--vs", f"{tmp_path / 'breaktool'} break {{cppflags}} {{in}} {{out}}", "--vs", "false {in} {out}"]
+    assert bench_main(arguments) == 0
+    table = capsys.readouterr().out
+    header = "| kernel | original s | polyopt s | copytool s | breaktool s | false s | polyopt x | copytool x |"
+    assert header in table
+    rows = {
+        line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in table.splitlines() if line.startswith("| ")
+    }
+    for kernel in ("mm", "hops"):
+        cells = rows[kernel]
+        assert cells[4:6] == ["wrong", "failed"]  # the times of breaktool and false
+        assert cells[7] == "1.00 (= original)"  # copytool's output is the original's code, timed once
+    assert rows["geometric mean"][7] == "1.00"
+    results = json.loads(report.read_text())
+    assert results["dataset"] == "MINI" and results["check_dataset"] == "MINI"
+    mm = results["kernels"]["mm"]
+    assert mm["polyopt"]["status"] == "ok" and mm["polyopt"]["seconds"] > 0
+    assert mm["breaktool"]["status"] == "wrong"
+    assert "in array 'C'" in mm["breaktool"]["message"]
+    assert "in array 'D'" in results["kernels"]["hops"]["breaktool"]["message"]
+    assert mm["false"]["status"] == "failed" and mm["false"]["message"].endswith(".c exited with 1: ")
+    assert results["geometric_mean_speedup"]["copytool"] == pytest.approx(1.0)
+    assert results["polyopt_vs_best"]["per_kernel"]["mm"] > 0
+
+
+def test_a_program_that_fails_a_timed_run_is_dropped_and_the_others_go_on() -> None:
+    def run(binary: Path) -> tuple[float, str]:
+        if binary.name == "crashes":
+            raise ToolchainError("killed by signal 11")
+        return 0.5, "output"
+
+    times, outputs, failures = interleaved({"a": Path("runs"), "b": Path("crashes")}, run, runs=2, min_seconds=0.0)
+    assert times == {"a": [0.5, 0.5], "b": []} and outputs == {"a": "output"}
+    assert failures == {"b": "killed by signal 11"}
+    assert interleaved({"b": Path("crashes")}, run, runs=2, min_seconds=0.0)[2] == failures

@@ -169,7 +169,7 @@ def test_a_region_that_crashes_even_in_its_original_order_is_kept_as_written(mon
     outcome = optimize_text(GEMM, "gemm.c", Options())
 
     assert outcome.text == GEMM
-    assert outcome.warnings == (
+    assert outcome.regions[0].warnings == (
         "gemm.c:73:1: warning: region not optimized: internal error (the process optimizing the region was killed "
         "by signal 11, Segmentation fault); please report it",
     )
@@ -184,7 +184,7 @@ def test_an_error_in_the_child_is_still_an_internal_error(monkeypatch: pytest.Mo
     outcome = optimize_text(GEMM, "gemm.c", Options())
 
     assert outcome.text == GEMM
-    assert "region not optimized: internal error (KeyError: 'boom'); please report it" in outcome.warnings[0]
+    assert "region not optimized: internal error (KeyError: 'boom'); please report it" in outcome.regions[0].warnings[0]
 
 
 # -- a real kernel, a real clock --------------------------------------------------------

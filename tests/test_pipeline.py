@@ -11,10 +11,12 @@ import pytest
 import polyopt.pipeline as pipeline
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.diagnostics import IllegalTransform
+from polyopt.frontend.params import ParameterValue
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, _verify, optimize_text
+from polyopt.report import format_report
 from polyopt.schedule_tree import band_nodes, parallel_outermost
 from polyopt.transform.fusion import FusionPlan, ResidencyOf, ScheduleCoster, Vectorizes
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
@@ -206,7 +208,8 @@ def test_the_report_names_parameter_values_tile_reasons_and_fusion_costs() -> No
     (region,) = optimize_text(text, "k.c", Options()).regions
 
     assert region.report is not None
-    assert region.report.parameters == ("N = 90 (#define in file)",)
+    assert region.report.parameters == (ParameterValue("N", 90, "#define in file"),)
+    assert "  parameters: N = 90 (#define in file)\n" in format_report(region.report)
     assert region.report.fusion.startswith("model: ")
     assert any(line.startswith("{nest 1, nest 2}: ") for line in region.report.fusion_candidates)
     assert all(tile.split("(", 1)[1].startswith("model: reuse") for tile in region.report.tiles)

@@ -50,11 +50,12 @@ LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -l
 
 
 @functools.cache
-def cblas_available() -> bool:
-    """Whether ``gcc`` finds ``cblas.h`` here (what ``--blas=auto`` decides by)."""
+def cblas_available(cpp_flags: tuple[str, ...] = ()) -> bool:
+    """Whether ``gcc`` finds ``cblas.h`` here, with the ``-I``/``-D``/``-U`` ``cpp_flags`` (what
+    ``--blas=auto`` decides by)."""
     try:
         result = subprocess.run(
-            ["gcc", "-E", "-x", "c", "-", "-o", "/dev/null"],
+            ["gcc", "-E", *cpp_flags, "-x", "c", "-", "-o", "/dev/null"],
             input="#include <cblas.h>\n",
             capture_output=True,
             text=True,
@@ -65,9 +66,9 @@ def cblas_available() -> bool:
     return result.returncode == 0
 
 
-def library_enabled(choice: str) -> bool:
-    """``--blas``: ``cblas``, ``none``, or ``auto`` (``cblas`` when ``cblas.h`` is found)."""
-    return choice == "cblas" or (choice == "auto" and cblas_available())
+def library_enabled(choice: str, cpp_flags: tuple[str, ...] = ()) -> bool:
+    """``--blas``: ``cblas``, ``none``, or ``auto`` (``cblas`` when ``cblas.h`` is found with ``cpp_flags``)."""
+    return choice == "cblas" or (choice == "auto" and cblas_available(cpp_flags))
 
 
 def _leading(rows: str) -> str:

@@ -5,12 +5,21 @@ in this order:
 
 1. a ``--param NAME=VALUE`` hint;
 2. the number the C preprocessor expands the name to at the end of the file: the file runs
-   through ``gcc -E -P`` once, followed by one line ``__polyopt_value__ NAME1 __polyopt_value__ NAME2 ...``,
-   so PolyBench's chains (``_PB_NI`` → ``POLYBENCH_LOOP_BOUND(NI, ni)`` → ``NI`` → ``NI_DEFAULT``
-   → ``1000`` under ``#if``) resolve exactly as in the compiler's default build.  An expansion is
-   used when it is a positive integer: C integer literals combined with ``+ - * / %`` and parentheses;
-3. ``DEFAULT_PARAMETER_VALUE``, when gcc is missing or fails (a missing include), or the name does
-   not expand to such a number (a function parameter ``n``).
+   through ``gcc -E -dD`` once, with the ``-I``/``-D``/``-U`` flags of the command line, in the
+   file's folder (so ``#include "gemm.h"`` resolves as when the file is compiled) and with that
+   folder last on the include path, followed by one line
+   ``__polyopt_value__ NAME1 __polyopt_value__ NAME2 ...``, so PolyBench's chains (``_PB_NI`` →
+   ``POLYBENCH_LOOP_BOUND(NI, ni)`` → ``NI`` → ``NI_DEFAULT`` → ``1000`` under ``#if``) resolve
+   exactly as in the compiler's build with those flags.  An expansion is used when it is a positive
+   integer: C integer literals combined with ``+ - * / %`` and parentheses.  Its origin names the
+   definition the number comes from: the first macro on the chain from the name (depth first through
+   the names each definition uses) whose definition holds a number, a ``#define`` in the file or in a
+   header, or a ``-D`` flag.  A name that expands to something else stands for the first macro on
+   its chain that expands to such a number (found by a second gcc run): PolyBench's
+   ``_PB_NI`` → ``POLYBENCH_LOOP_BOUND(NI, ni)`` → ``ni`` (the kernel's parameter, which ``main``
+   passes ``NI``) stands for ``NI``, and its origin says ``via NI``;
+3. ``DEFAULT_PARAMETER_VALUE``, when gcc is missing or fails (a missing include: the caller warns),
+   or the name does not expand to such a number (a function parameter ``n``).
 
 Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``parameter_values``.
 """
@@ -19,9 +28,10 @@ from __future__ import annotations
 
 import ast
 import operator
+import os
 import re
 import subprocess
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +42,9 @@ PREPROCESS_TIMEOUT = 10.0  # seconds for the one gcc run of a call
 _MARKER = "__polyopt_value__"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _C_INTEGER = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
+_LINE_MARKER = re.compile(r'#\s*\d+\s+"((?:[^"\\]|\\.)*)"')
+_DEFINE = re.compile(r"#define ([A-Za-z_]\w*)(\([^)]*\))?(?: (.*))?$")
+_UNDEF = re.compile(r"#undef ([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True)
@@ -40,7 +53,7 @@ class ParameterValue:
 
     name: str
     value: int  # positive
-    origin: str  # "--param", "#define in file" or "default"
+    origin: str  # "--param", "#define in file", "#define in gemm.h", "-DN=100", "default", ...
 
 
 def _c_divide(left: int, right: int) -> int:
@@ -94,39 +107,150 @@ def _integer(expansion: str) -> int | None:
     return value if value > 0 else None
 
 
-def _expansions(text: str, filename: str, names: list[str]) -> dict[str, str]:
-    """What the preprocessor expands each name to at the end of ``text``; empty when gcc fails."""
+@dataclass(frozen=True)
+class _Macro:
+    """A macro in effect at the end of the file: the file that defines it (as gcc names it) and its body."""
+
+    file: str
+    body: str
+
+
+@dataclass(frozen=True)
+class _Preprocessed:
+    """What gcc gives for the probed names: each one's expansion and the macros in effect, or
+    ``failure``: why it gives nothing."""
+
+    expansions: Mapping[str, str]
+    macros: Mapping[str, _Macro]
+    failure: str | None = None
+
+
+def _command_line(cpp_flags: Sequence[str]) -> list[str]:
+    """``cpp_flags`` for a gcc that runs in the source's folder: relative ``-I`` folders made absolute."""
+    return [f"-I{Path(flag[2:]).resolve()}" if flag.startswith("-I") else flag for flag in cpp_flags]
+
+
+def _failure(stderr: bytes, filename: str) -> str:
+    """gcc's first error line, naming ``filename`` instead of standard input."""
+    lines = stderr.decode("utf-8", errors="replace").splitlines()
+    error = next((line for line in lines if "error" in line), lines[0] if lines else "no output")
+    return error.replace("<stdin>", filename)
+
+
+def _preprocess(text: str, filename: str, names: list[str], cpp_flags: Sequence[str]) -> _Preprocessed:
+    """What gcc's preprocessor gives for ``names`` at the end of ``text``."""
+    folder = Path(filename).parent
     probe = "".join(f" {_MARKER} {name}" for name in names)
-    command = [CC, "-E", "-P", "-x", "c", "-", "-I", str(Path(filename).parent)]
+    command = [CC, "-E", "-dD", "-x", "c", *_command_line(cpp_flags), "-I.", "-"]
     try:
         source = f"{text}\n{probe}\n".encode("utf-8", errors="surrogateescape")
-        result = subprocess.run(command, input=source, capture_output=True, timeout=PREPROCESS_TIMEOUT)
-    except (OSError, subprocess.SubprocessError, UnicodeError):
-        return {}
+        result = subprocess.run(
+            command,
+            input=source,
+            capture_output=True,
+            cwd=folder if folder.is_dir() else None,
+            timeout=PREPROCESS_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return _Preprocessed({}, {}, f"{CC} -E took longer than {PREPROCESS_TIMEOUT:g} s")
+    except (OSError, subprocess.SubprocessError, UnicodeError) as error:
+        return _Preprocessed({}, {}, f"cannot run {CC}: {error}")
+    if result.returncode != 0:
+        return _Preprocessed({}, {}, _failure(result.stderr, filename))
     lines = result.stdout.decode("utf-8", errors="replace").splitlines()
     line = next((line for line in reversed(lines) if _MARKER in line), None)
-    if result.returncode != 0 or line is None:
-        return {}
-    parts = [part.strip() for part in line.split(_MARKER)[1:]]
-    return dict(zip(names, parts, strict=True)) if len(parts) == len(names) else {}
+    parts = [part.strip() for part in line.split(_MARKER)[1:]] if line is not None else []
+    if len(parts) != len(names):
+        return _Preprocessed({}, {}, "the preprocessor's output does not hold the probed names")
+    return _Preprocessed(dict(zip(names, parts, strict=True)), _macros(lines))
+
+
+def _macros(lines: list[str]) -> dict[str, _Macro]:
+    """The macros in effect at the end of ``gcc -E -dD`` output ``lines``, with their files."""
+    file = ""
+    macros: dict[str, _Macro] = {}
+    for line in lines:
+        if marker := _LINE_MARKER.match(line):
+            file = marker[1]
+        elif define := _DEFINE.match(line):
+            macros[define[1]] = _Macro(file, define[3] or "")
+        elif undef := _UNDEF.match(line):
+            macros.pop(undef[1], None)
+    return macros
+
+
+def _chain(name: str, macros: Mapping[str, _Macro]) -> list[str]:
+    """The macros on the chain from ``name``: itself (when it is one), then depth first the macros
+    that each definition names."""
+    chain: list[str] = []
+    stack = [name]
+    while stack:
+        current = stack.pop()
+        if current in macros and current not in chain:
+            chain.append(current)
+            stack.extend(reversed(_IDENTIFIER.findall(macros[current].body)))
+    return chain
+
+
+def _origin(name: str, macros: Mapping[str, _Macro], filename: str, cpp_flags: Sequence[str]) -> str:
+    """Where the number of ``name`` comes from: the first macro on its chain whose definition holds
+    an integer literal (see the module docstring)."""
+    found = next((macro for macro in _chain(name, macros) if _C_INTEGER.search(macros[macro].body)), None)
+    file = macros[found].file if found is not None else ""
+    if found is None:
+        origin = "preprocessor"
+    elif file == "<command-line>":
+        given = [flag for flag in cpp_flags if re.fullmatch(rf"-D{found}(=.*)?", flag, re.S)]
+        return given[-1] if given else f"-D{found}={macros[found].body}"
+    elif file == "<stdin>":
+        origin = "#define in file"
+    elif file.startswith("<"):
+        origin = f"predefined {found}"
+    else:
+        origin = f"#define in {_shown(Path(filename).parent / file)}"
+    return f"{origin}, with {' '.join(cpp_flags)}" if cpp_flags else origin
+
+
+def _shown(path: Path) -> str:
+    """``path`` as a user reads it: relative to the current folder when it lies below it."""
+    normal = Path(os.path.normpath(path))
+    try:
+        return str(normal.relative_to(Path.cwd())) if normal.is_absolute() else str(normal)
+    except ValueError:
+        return str(normal)
 
 
 def parameter_values(
-    text: str, filename: str, names: Iterable[str], hints: Mapping[str, int]
-) -> dict[str, ParameterValue]:
+    text: str, filename: str, names: Iterable[str], hints: Mapping[str, int], cpp_flags: Sequence[str] = ()
+) -> tuple[dict[str, ParameterValue], str | None]:
     """The value of each parameter in ``names`` for the file ``filename`` holding ``text``: its hint,
-    else its preprocessor value, else ``DEFAULT_PARAMETER_VALUE`` (see the module docstring).
-    Runs gcc at most once, and only for names without a hint; never raises."""
+    else its preprocessor value (with the ``-I``/``-D``/``-U`` ``cpp_flags``), else
+    ``DEFAULT_PARAMETER_VALUE`` (see the module docstring); and why the preprocessor failed, when it
+    was needed and failed (None otherwise).  Runs gcc only for names without a hint: once, and once
+    more for the macros that stand in for names that expand to no number; never raises."""
     wanted = list(dict.fromkeys(names))
     unhinted = [name for name in wanted if name not in hints and _IDENTIFIER.fullmatch(name)]
-    expansions = _expansions(text, filename, unhinted) if unhinted else {}
+    preprocessed = _preprocess(text, filename, unhinted, cpp_flags) if unhinted else _Preprocessed({}, {})
+    numbers = {
+        name: (number, name) for name, expansion in preprocessed.expansions.items() if (number := _integer(expansion))
+    }
+    chains = {name: _chain(name, preprocessed.macros)[1:] for name in preprocessed.expansions if name not in numbers}
+    stand_ins = list(dict.fromkeys(macro for chain in chains.values() for macro in chain))
+    if stand_ins:
+        expanded = _preprocess(text, filename, stand_ins, cpp_flags).expansions
+        for name, chain in chains.items():
+            found = next(((number, macro) for macro in chain if (number := _integer(expanded.get(macro, "")))), None)
+            numbers |= {name: found} if found is not None else {}
+    default = "default: the preprocessor failed" if preprocessed.failure else "default"
     values: dict[str, ParameterValue] = {}
     for name in wanted:
-        number = _integer(expansions[name]) if name in expansions else None
         if name in hints:
             values[name] = ParameterValue(name, hints[name], "--param")
-        elif number is not None:
-            values[name] = ParameterValue(name, number, "#define in file")
+        elif name in numbers:
+            number, macro = numbers[name]
+            origin = _origin(macro, preprocessed.macros, filename, cpp_flags)
+            values[name] = ParameterValue(name, number, origin if macro == name else f"via {macro}: {origin}")
         else:
-            values[name] = ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
-    return values
+            values[name] = ParameterValue(name, DEFAULT_PARAMETER_VALUE, default)
+    return values, preprocessed.failure

@@ -169,7 +169,8 @@ class Scop:
     writes (PolyBench's ``_PB_N``, or plain ``n``); ``identifiers`` is every
     name the region mentions, so that generated names avoid them; ``declarations`` the types
     of the names it uses (its iterators are integers); ``exits`` are the ends of the
-    loops whose iterators are declared outside them, in textual order.
+    loops whose iterators are declared outside them, in textual order, and ``unused_iterators``
+    those iterators that nothing reads after the region (the generated loops have their own).
     """
 
     statements: tuple[Statement, ...]
@@ -179,6 +180,7 @@ class Scop:
     location: Location
     declarations: Declarations = field(default_factory=Declarations, compare=False, repr=False)
     exits: tuple[LoopExit, ...] = ()
+    unused_iterators: tuple[str, ...] = ()
 
     def restricted(self, names: frozenset[str]) -> Scop:
         """The region with only the statements ``names`` (loops left empty disappear)."""

@@ -268,7 +268,7 @@ def _compare_runs(
             actual = run_program(binary, arguments=arguments, threads=count, timeout=RUN_SECONDS).stdout
         except ToolchainError as error:
             return f"the optimized program failed: {error}"
-        difference = first_difference(expected, actual, rel_tol=rel_tol, abs_tol=0.0 if rel_tol is None else rel_tol)
+        difference = first_difference(expected, actual, rel_tol=rel_tol)
         if difference is not None:
             compared = "exactly" if rel_tol is None else f"within {rel_tol:g}"
             return f"outputs differ (compared {compared}, {how.format(threads=count)}): {difference}"

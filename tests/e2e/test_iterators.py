@@ -15,6 +15,7 @@ from pathlib import Path
 from polyopt.fuzz.differential import OPTIMIZED, check_program
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
+from polyopt.toolchain import compile_c
 
 PROGRAM = r"""#include <stdio.h>
 static double a[8][64];
@@ -136,3 +137,10 @@ def test_iterators_that_are_never_read_again_are_not_assigned() -> None:
     (region,) = outcome.regions
     assert region.code is not None
     assert "i =" not in region.code.code and "j =" not in region.code.code
+
+
+def test_iterators_that_are_never_read_again_leave_no_unused_variable(tmp_path: Path) -> None:
+    source = tmp_path / "dead.c"
+    source.write_text(optimize_text(DEAD, "dead.c", Options()).text)
+
+    compile_c(source, tmp_path / "dead.o", flags=["-c", "-fopenmp", "-Wall", "-Werror"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from polyopt.analysis.idioms import find_idioms
-from polyopt.emit.blas import LEADING_HELPER, library_block
+from polyopt.emit.blas import LEADING_HELPER, cblas_available, library_block, library_enabled
 from polyopt.emit.cast import CStmt
 from polyopt.emit.cprint import print_c
 from polyopt.emit.splice import HELPER_DEFINITIONS
@@ -79,3 +79,15 @@ def test_leading_dimension_is_the_row_length_of_arrays_of_arrays_and_0_for_row_p
     binary = compile_c(source, flags=["-O2", "-Wall", "-Wextra", "-Werror"], include_dirs=(), out_dir=tmp_path)
 
     assert run_binary(binary).stdout.split() == ["0", "0", "0", "0", "5", "9", "7", "6", "3", "4", "3", "6", "4"]
+
+
+def test_blas_auto_looks_for_cblas_h_with_the_preprocessor_flags(tmp_path: Path) -> None:
+    (tmp_path / "found").mkdir()
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "found" / "cblas.h").write_text("/* a cblas.h only -I finds */\n")
+    (tmp_path / "broken" / "cblas.h").write_text("#error this cblas.h comes first\n")
+
+    assert cblas_available((f"-I{tmp_path / 'found'}",))
+    assert library_enabled("auto", (f"-I{tmp_path / 'found'}",))
+    assert not cblas_available((f"-I{tmp_path / 'broken'}",))
+    assert not library_enabled("auto", (f"-I{tmp_path / 'broken'}",))

@@ -40,7 +40,7 @@ void kernel(int n, double a[N])
 
 
 def _values(text: str, names: list[str], hints: dict[str, int] | None = None) -> dict[str, tuple[int, str]]:
-    found = parameter_values(text, "k.c", names, hints or {})
+    found, _ = parameter_values(text, "k.c", names, hints or {})
     return {name: (value.value, value.origin) for name, value in found.items()}
 
 
@@ -53,8 +53,9 @@ def test_a_polybench_chain_resolves_to_the_else_value() -> None:
 def test_the_example_gemm_resolves_through_its_header() -> None:
     path = EXAMPLES / "gemm.c"
 
-    found = parameter_values(path.read_text(), str(path), ["_PB_NI", "_PB_NJ", "_PB_NK"], {})
+    found, failure = parameter_values(path.read_text(), str(path), ["_PB_NI", "_PB_NJ", "_PB_NK"], {})
 
+    assert failure is None
     assert found == {
         "_PB_NI": ParameterValue("_PB_NI", 1000, "#define in file"),
         "_PB_NJ": ParameterValue("_PB_NJ", 1100, "#define in file"),
@@ -91,7 +92,7 @@ def test_a_name_without_a_positive_integer_value_gets_the_default(definition: st
 
 @needs_gcc
 def test_values_are_returned_in_the_order_asked_without_repeats() -> None:
-    found = parameter_values(POLYBENCH_STYLE, "k.c", ["n", "_PB_N", "n"], {})
+    found, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["n", "_PB_N", "n"], {})
 
     assert list(found) == ["n", "_PB_N"]
 
@@ -116,7 +117,10 @@ def test_gcc_runs_once_and_not_at_all_when_every_name_has_a_hint(monkeypatch: py
 def test_without_a_working_gcc_every_name_gets_the_default(monkeypatch: pytest.MonkeyPatch, compiler: str) -> None:
     monkeypatch.setattr(params, "CC", compiler)
 
-    assert _values(POLYBENCH_STYLE, ["_PB_N"], {"M": 3}) == {"_PB_N": (DEFAULT_PARAMETER_VALUE, "default")}
+    found, failure = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {"M": 3})
+
+    assert found == {"_PB_N": ParameterValue("_PB_N", DEFAULT_PARAMETER_VALUE, "default: the preprocessor failed")}
+    assert failure is not None
 
 
 def test_a_gcc_that_times_out_gives_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,14 +129,82 @@ def test_a_gcc_that_times_out_gives_the_default(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(params.subprocess, "run", slow)
 
-    assert _values(POLYBENCH_STYLE, ["_PB_N"]) == {"_PB_N": (DEFAULT_PARAMETER_VALUE, "default")}
+    found, failure = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {})
+
+    assert found["_PB_N"].value == DEFAULT_PARAMETER_VALUE
+    assert failure == f"gcc -E took longer than {params.PREPROCESS_TIMEOUT:g} s"
 
 
 @needs_gcc
-def test_a_missing_include_gives_the_default() -> None:
+def test_a_missing_include_gives_the_default_and_says_why() -> None:
     text = '#include "no_such_header.h"\n' + POLYBENCH_STYLE
 
-    assert _values(text, ["_PB_N"]) == {"_PB_N": (DEFAULT_PARAMETER_VALUE, "default")}
+    found, failure = parameter_values(text, "k.c", ["_PB_N"], {})
+
+    assert found == {"_PB_N": ParameterValue("_PB_N", DEFAULT_PARAMETER_VALUE, "default: the preprocessor failed")}
+    assert failure is not None and "k.c:1:10" in failure and "no_such_header.h" in failure
+
+
+def test_no_failure_is_reported_when_every_name_has_a_hint() -> None:
+    text = '#include "no_such_header.h"\n' + POLYBENCH_STYLE
+
+    assert parameter_values(text, "k.c", ["_PB_N"], {"_PB_N": 8}) == (
+        {"_PB_N": ParameterValue("_PB_N", 8, "--param")},
+        None,
+    )
+
+
+@needs_gcc
+def test_a_bound_that_expands_to_a_variable_stands_for_the_macro_its_definition_names() -> None:
+    scalar_bounds = POLYBENCH_STYLE.replace("#define LOOP_BOUND(x, y) x", "#define LOOP_BOUND(x, y) y")
+
+    found, _ = parameter_values(scalar_bounds, "k.c", ["_PB_N", "n"], {})
+    given, _ = parameter_values(scalar_bounds, "k.c", ["_PB_N"], {}, ("-DN=77",))
+
+    assert found == {
+        "_PB_N": ParameterValue("_PB_N", 1000, "via N: #define in file"),
+        "n": ParameterValue("n", DEFAULT_PARAMETER_VALUE, "default"),
+    }
+    assert given == {"_PB_N": ParameterValue("_PB_N", 77, "via N: -DN=77")}
+
+
+@needs_gcc
+def test_dash_d_selects_the_dataset_and_the_origin_names_the_flags() -> None:
+    found, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {}, ("-DSMALL_DATASET",))
+
+    assert found == {"_PB_N": ParameterValue("_PB_N", 60, "#define in file, with -DSMALL_DATASET")}
+
+
+@needs_gcc
+def test_a_value_defined_by_dash_d_is_named_by_its_flag() -> None:
+    found, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {}, ("-DN=100",))
+
+    assert found == {"_PB_N": ParameterValue("_PB_N", 100, "-DN=100")}
+
+
+@needs_gcc
+def test_dash_u_applies_in_command_line_order() -> None:
+    undone, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {}, ("-DN=100", "-UN"))
+    redone, _ = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {}, ("-UN", "-DN=100"))
+
+    assert (undone["_PB_N"].value, redone["_PB_N"].value) == (1000, 100)
+
+
+@needs_gcc
+def test_includes_resolve_from_the_source_folder_and_dash_i(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "src" / "sizes.h").write_text("#include <base.h>\n#define N (BASE * 2)\n")
+    (tmp_path / "inc" / "base.h").write_text("#define BASE 21\n")
+    monkeypatch.chdir(tmp_path)
+    text = '#include "sizes.h"\n'
+
+    missing, failure = parameter_values(text, "src/k.c", ["N"], {})
+    found, none = parameter_values(text, "src/k.c", ["N"], {}, ("-Iinc",))
+
+    assert missing["N"].value == DEFAULT_PARAMETER_VALUE and "base.h" in (failure or "")
+    assert none is None
+    assert found == {"N": ParameterValue("N", 42, "#define in src/sizes.h, with -Iinc")}
 
 
 @needs_gcc
