@@ -87,7 +87,7 @@ def flow_relation(
     (strided loops, modulo guards): there it was found to stop with an internal error, to crash, or to
     leave out dependences, so ``_last_sources`` computes the same relation from plain relation operations.
     """
-    if any(_has_local_variables(access) for access in (sink, must, may) if access is not None):
+    if any(isl_util.has_local_variables(access) for access in (sink, must, may) if access is not None):
         return _last_sources(sink, schedule.get_map(), must, may)
     info = isl.UnionAccessInfo.from_sink(sink)
     if must is not None:
@@ -95,12 +95,6 @@ def flow_relation(
     if may is not None:
         info = info.set_may_source(may)
     return info.set_schedule(schedule).compute_flow().get_may_dependence()
-
-
-def _has_local_variables(relation: isl.UnionMap) -> bool:
-    return any(
-        part.dim(isl.dim_type.div) > 0 for mapped in isl_util.maps_of(relation) for part in mapped.get_basic_maps()
-    )
 
 
 def _last_sources(

@@ -21,10 +21,6 @@ KNOWN_BUGS: dict[str, str] = {
         "the parallel planner proposes a loop whose reduction clauses do not match the reductions it carries; "
         "verification rejects it and the region falls back to its original order (the output is right)"
     ),
-    "case_103266.c": (
-        "isl's AST generation, built for any n, skips four instances of this legal 4 x 4 tiled schedule of a "
-        "stride-2 domain (with n fixed at 8 it does not); polyopt's verification checks the schedule, not the loops"
-    ),
 }
 
 
