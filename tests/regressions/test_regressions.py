@@ -16,12 +16,7 @@ import pytest
 from polyopt.fuzz.differential import FAILED, check_file, flags_of
 
 CASES = sorted(Path(__file__).parent.glob("case_*.c"))
-KNOWN_BUGS: dict[str, str] = {
-    "case_200226.c": (
-        "the parallel planner proposes a loop whose reduction clauses do not match the reductions it carries; "
-        "verification rejects it and the region falls back to its original order (the output is right)"
-    ),
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _param(case: Path) -> object:
