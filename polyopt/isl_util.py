@@ -3,7 +3,7 @@
 Everything else in polyopt names dimensions; these helpers translate.
 Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``value_at``, ``constant``,
 ``at_parameters``, ``total``, ``extended``, ``equate_prefix``,
-``maps_of``, ``sets_of``, ``union_of``.
+``maps_of``, ``sets_of``, ``union_of``, ``has_local_variables``.
 """
 
 from __future__ import annotations
@@ -149,3 +149,9 @@ def union_of(items: Iterable[isl.Map | isl.Set | Union], empty: Union) -> Union:
     for item in items:
         result = result.union(item)
     return result
+
+
+def has_local_variables(union: Union) -> bool:
+    """Whether a piece of ``union`` has existentially quantified variables (a stride or a modulo condition)."""
+    pieces = union.wrap() if isinstance(union, isl.UnionMap) else union
+    return any(part.dim(isl.dim_type.div) > 0 for piece in sets_of(pieces) for part in piece.get_basic_sets())

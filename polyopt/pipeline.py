@@ -23,6 +23,7 @@ from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, Location, UnsupportedRegion, format_message
+from polyopt.emit.ast_run import executes_domain_once
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -133,6 +134,9 @@ class _Setting:
         return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
 
 
+_SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
+
+
 def _iterator_prefix(text: str) -> str:
     """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
     occurs in the file."""
@@ -158,6 +162,17 @@ def _verify(
         needed = reduction_clauses(model, band, 0, reductions, allow_sections=mark.kind == PARALLEL_MARK)
         if needed is None or set(needed) != set(mark.reductions):
             raise IllegalTransform("a parallel loop's reduction clauses do not match the reductions it carries")
+
+
+def _verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:
+    """On a domain with strides or modulo conditions, run the loops isl generates for ``schedule`` with all the
+    parameters at each of ``_SAMPLE_VALUES`` and check that they execute each statement instance once (isl's
+    loops for a tiled schedule of a stride-2 domain were found to skip instances)."""
+    if not isl_util.has_local_variables(schedule.get_domain()):
+        return
+    samples = [{name: value for name in model.scop.parameters} for value in _SAMPLE_VALUES]
+    if not executes_domain_once(schedule, samples):
+        raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
 
 
 def _transform(
@@ -461,6 +476,17 @@ def _part(
     warnings: tuple[str, ...] = ()
     try:
         _verify(model, schedule, relaxed, reductions)
+        try:
+            _verify_loops(model, schedule)
+        except IllegalTransform as skipping:
+            if not decisions.tiles.bands:
+                raise
+            untiled = replace(options, tiling=replace(options.tiling, enabled=False))
+            schedule, decisions = _transform(model, relaxed, untiled, reductions, setting.values(), dead)
+            notes = (*declined, f"tiled schedule rejected ({skipping.message}): not tiled", *decisions.notes)
+            decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
+            _verify(model, schedule, relaxed, reductions)
+            _verify_loops(model, schedule)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)

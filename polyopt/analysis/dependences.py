@@ -47,8 +47,7 @@ class Dependences:
     the reference for verification.  It is deliberately not coalesced:
     isl's scheduler was measured 30x slower on heat-3d with the coalesced form.
     It is computed when first asked for: regenerating a region in its original order
-    does not need it, and isl's dataflow analysis with kills crashes on some domains
-    (a fuzz program's), which then costs only the attempts that schedule.
+    does not need it.
     """
 
     items: tuple[Dependence, ...]
@@ -82,12 +81,44 @@ class Dependences:
 def flow_relation(
     sink: isl.UnionMap, schedule: isl.Schedule, must: isl.UnionMap | None, may: isl.UnionMap | None
 ) -> isl.UnionMap:
+    """Source -> sink pairs of dataflow analysis under ``schedule``: for each cell a sink instance accesses,
+    the last ``must`` source of the cell before it and the ``may`` sources that run after that one.
+
+    isl's ``compute_flow`` is used unless an access relation has existentially quantified variables
+    (strided loops, modulo guards): there it was found to stop with an internal error, to crash, or to
+    leave out dependences, so ``_last_sources`` computes the same relation from plain relation operations.
+    """
+    if any(isl_util.has_local_variables(access) for access in (sink, must, may) if access is not None):
+        return _last_sources(sink, schedule.get_map(), must, may)
     info = isl.UnionAccessInfo.from_sink(sink)
     if must is not None:
         info = info.set_must_source(must)
     if may is not None:
         info = info.set_may_source(may)
     return info.set_schedule(schedule).compute_flow().get_may_dependence()
+
+
+def _last_sources(
+    sink: isl.UnionMap, timing: isl.UnionMap, must: isl.UnionMap | None, may: isl.UnionMap | None
+) -> isl.UnionMap:
+    """``flow_relation`` for the execution order ``timing`` (instances to times, one instance per time): per sink
+    access ``[k -> c]``, the lexicographically last time among the earlier must sources of ``c``, mapped back to
+    its instance, and the earlier may sources of ``c`` that no must source after them overwrites."""
+    if not timing.is_injective():
+        raise ValueError("dataflow analysis needs an execution order with one instance per time")
+
+    def earlier(sources: isl.UnionMap) -> isl.UnionMap:
+        before = timing.intersect_domain(sources.domain()).lex_lt_union_map(timing.intersect_domain(sink.domain()))
+        same_cell = sink.range_map().apply_range(sources.reverse())
+        return same_cell.intersect(sink.domain_map().apply_range(before.reverse()))
+
+    chosen = isl.UnionMap.empty(sink.get_space())
+    if must is not None:
+        chosen = earlier(must).apply_range(timing).lexmax().apply_range(timing.reverse())
+    if may is not None:
+        overwritten = chosen.apply_range(timing.lex_gt_union_map(timing.intersect_domain(may.domain())))
+        chosen = chosen.union(earlier(may).subtract(overwritten))
+    return chosen.domain_factor_domain().reverse()
 
 
 def compute_dependences(model: PolyModel) -> Dependences:
