@@ -44,10 +44,9 @@ from polyopt.check import (
     outputs_difference,
     run_outputs,
 )
-from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
+from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-CFLAGS = ["-O3", "-march=native", "-fopenmp"]
 
 
 def _example_cpp_flags(size: str) -> list[str]:

@@ -10,7 +10,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,12 @@ from polyopt.machine import (
     detect,
     load_target,
     parse_size,
+    target_settings,
     with_overrides,
 )
 from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
+from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
 from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.tiling import TilingOptions
@@ -109,6 +111,13 @@ def _machine(flags: dict[str, Any]) -> Machine:
     """The machine of ``--target`` (detected without it), with the flags that set one number applied."""
     machine = load_target(flags["target"]) if flags["target"] is not None else detect()
     return with_overrides(machine, **{name: flags[name] for name in SETTINGS})
+
+
+def _given_levels(flags: dict[str, Any]) -> frozenset[int]:
+    """The BLAS levels (3, 2) whose threshold the target file or a flag sets."""
+    given = set(target_settings(flags["target"])) if flags["target"] is not None else set()
+    given |= {name for name in ("blas3_threshold", "blas2_threshold") if flags[name] is not None}
+    return frozenset(level for level, name in ((3, "blas3_threshold"), (2, "blas2_threshold")) if name in given)
 
 
 def _usage_message(error: PolyoptError) -> str:
@@ -537,8 +546,16 @@ class _Polyopt(_Command):
     help="Print what was found and decided for each region to standard error: --report as text, "
     "--report=json as one JSON document.",
 )
+@click.option(
+    "--no-probe",
+    is_flag=True,
+    help="Do not measure the BLAS library against polyopt's microkernel and loops on this machine (a hermetic "
+    f"build; also {NO_PROBE_VARIABLE}=1): the machine's thresholds decide. By default, with --blas=auto, the "
+    "first region with a BLAS idiom runs the probe once per machine and library, cached in "
+    "$XDG_CACHE_HOME/polyopt (~/.cache/polyopt).",
+)
 @click.version_option(__version__, prog_name="polyopt")
-def main(source: Path, output: str | None, report: str | None, **flags: Any) -> None:
+def main(source: Path, output: str | None, report: str | None, no_probe: bool, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
 
     Each region between '#pragma scop' and '#pragma endscop' is modelled in the
@@ -554,16 +571,21 @@ def main(source: Path, output: str | None, report: str | None, **flags: Any) -> 
     ignored = (_ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
     try:
         target = _output_path(source, output)
-        outcome = optimize_text(_read(source), str(source), options)
+        probe = RunProbe(options, _given_levels(flags), not no_probe)
+        options = replace(options, library=probe.initial)
+        outcome = optimize_text(_read(source), str(source), options, probe)
         tile_file = _tile_sizes_source(flags) if flags["tile_sizes"] is None else None
         warnings = (*ignored, *outcome.warnings)
         if report == "json":
-            click.echo(_json_report(source, options, tile_file, warnings, outcome), err=True)
+            library = [line.strip() for line in probe.report()]
+            click.echo(_json_report(source, options, library, tile_file, warnings, outcome), err=True)
         else:
             for warning in warnings:
                 click.echo(warning, err=True)
         if report == "text":
             click.echo(f"machine: {options.machine.describe()}", err=True)
+            for line in probe.report():
+                click.echo(line, err=True)
             if tile_file is not None:
                 sizes = ",".join(map(str, options.tiling.sizes))
                 click.echo(f"tile sizes: {sizes} from the file {tile_file} in the current folder", err=True)
@@ -581,7 +603,12 @@ def main(source: Path, output: str | None, report: str | None, **flags: Any) -> 
 
 
 def _json_report(
-    source: Path, options: Options, tile_file: str | None, warnings: Sequence[str], outcome: FileOutcome
+    source: Path,
+    options: Options,
+    library: Sequence[str],
+    tile_file: str | None,
+    warnings: Sequence[str],
+    outcome: FileOutcome,
 ) -> str:
     """The ``--report=json`` document of this run, with all its ``warnings``."""
     regions = [
@@ -594,7 +621,7 @@ def _json_report(
         )
         for region in outcome.regions
     ]
-    return report_json(str(source), options.machine.describe(), tile_file, warnings, regions)
+    return report_json(str(source), options.machine.describe(), library, tile_file, warnings, regions)
 
 
 def _ignored_warning(ignored: Sequence[str]) -> str:
@@ -607,11 +634,12 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
 
     The flags go through this command's own parser, so a caller that optimizes in-process
-    (the fuzzer) gets exactly what the command line gets; invalid flags raise click's
-    ``UsageError``.
+    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.probe``):
+    the library calls are decided by the machine's thresholds, as with ``--no-probe``, so that the
+    outcome does not depend on this machine's measurements; invalid flags raise click's ``UsageError``.
     """
     with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
         params = dict(context.params)
-    for name in ("source", "output", "report"):
+    for name in ("source", "output", "report", "no_probe"):
         params.pop(name)
     return _options(params)

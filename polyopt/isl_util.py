@@ -3,7 +3,7 @@
 Everything else in polyopt names dimensions; these helpers translate.
 Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``value_at``, ``constant``,
 ``at_parameters``, ``total``, ``extended``, ``equate_prefix``,
-``maps_of``, ``sets_of``, ``union_of``.
+``maps_of``, ``sets_of``, ``union_of``, ``has_local_variables``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,11 @@ def extended(value: isl.PwAff) -> isl.PwAff:
 
 def extent(values: isl.Set, position: int) -> isl.PwAff:
     """How many values dimension ``position`` of ``values`` spans (its largest minus its smallest value,
-    plus one), as a function of the parameters, where ``values`` is not empty."""
+    plus one), as a function of the parameters, where ``values`` is not empty; undefined everywhere when
+    the dimension is unbounded (the elements an unknown subscript may touch)."""
+    if not values.dim_is_bounded(isl.dim_type.set, position):
+        params = values.get_space().params()
+        return const(params, 0).intersect_domain(isl.Set.empty(params))
     high = values.dim_max(position)
     return high.sub(values.dim_min(position)).add(const(high.get_domain_space(), 1))
 
@@ -145,3 +149,9 @@ def union_of(items: Iterable[isl.Map | isl.Set | Union], empty: Union) -> Union:
     for item in items:
         result = result.union(item)
     return result
+
+
+def has_local_variables(union: Union) -> bool:
+    """Whether a piece of ``union`` has existentially quantified variables (a stride or a modulo condition)."""
+    pieces = union.wrap() if isinstance(union, isl.UnionMap) else union
+    return any(part.dim(isl.dim_type.div) > 0 for piece in sets_of(pieces) for part in piece.get_basic_sets())

@@ -23,7 +23,7 @@ A key that the file leaves out takes the detected value.  ``python -m polyopt.ma
 prints the detected machine in this format.
 
 Public: ``Machine``, ``SETTINGS``, ``DEFAULTS``, ``parse_size``, ``detect``, ``detect_from``,
-``load_target``, ``with_overrides``, ``target_text``, ``main``.
+``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``main``.
 """
 
 from __future__ import annotations
@@ -225,8 +225,8 @@ def _setting(key: str, value: str, location: Location) -> tuple[str, int]:
         raise PolyoptError(f"bad value for '{key}': {error.message}", location) from None
 
 
-def load_target(path: Path | str) -> Machine:
-    """The machine of a target file (see the module docstring); keys it leaves out are detected."""
+def target_settings(path: Path | str) -> dict[str, int]:
+    """The settings of a target file (see the module docstring), by ``Machine`` field."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -245,7 +245,12 @@ def load_target(path: Path | str) -> Machine:
         if name in values:
             raise PolyoptError(f"'{key}' is set twice in the target file", location)
         values[name] = size
-    return dataclasses.replace(detect(), **values, origin=f"target file {path}")
+    return values
+
+
+def load_target(path: Path | str) -> Machine:
+    """The machine of a target file (see the module docstring); keys it leaves out are detected."""
+    return dataclasses.replace(detect(), **target_settings(path), origin=f"target file {path}")
 
 
 def with_overrides(machine: Machine, **values: int | None) -> Machine:

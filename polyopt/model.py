@@ -31,6 +31,7 @@ from polyopt.frontend.scop import (
     Scop,
     Select,
     Statement,
+    Unknown,
     Var,
     statement_names,
 )
@@ -38,12 +39,14 @@ from polyopt.frontend.scop import (
 
 @dataclass(frozen=True, eq=False)
 class Reference:
-    """One array reference of a statement: ``relation`` maps its instances to elements."""
+    """One array reference of a statement: ``relation`` maps its instances to elements; a ``may``
+    write need not touch them all (``polyopt.frontend.scop.Access``)."""
 
     statement: str
     array: str
     is_write: bool
     relation: isl.Map
+    may: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,10 +75,20 @@ class PolyModel:
         """Per array, the union of its write relations."""
         return self._grouped(is_write=True)
 
-    def _grouped(self, is_write: bool) -> dict[str, isl.UnionMap]:
+    @property
+    def must_writes(self) -> dict[str, isl.UnionMap]:
+        """Per array, the union of the write relations that are not ``may`` writes."""
+        return self._grouped(is_write=True, may=False)
+
+    @property
+    def may_writes(self) -> dict[str, isl.UnionMap]:
+        """Per array, the union of its ``may`` write relations."""
+        return self._grouped(is_write=True, may=True)
+
+    def _grouped(self, is_write: bool, may: bool | None = None) -> dict[str, isl.UnionMap]:
         grouped: dict[str, isl.UnionMap] = {}
         for ref in self.references:
-            if ref.is_write == is_write:
+            if ref.is_write == is_write and may in (None, ref.may):
                 union = isl.UnionMap.from_map(ref.relation)
                 grouped[ref.array] = grouped[ref.array].union(union) if ref.array in grouped else union
         return grouped
@@ -96,6 +109,12 @@ class PolyModel:
 
     def all_writes(self) -> isl.UnionMap:
         return isl_util.union_of(self.writes.values(), isl.UnionMap.empty(self.param_space()))
+
+    def all_must_writes(self) -> isl.UnionMap:
+        return isl_util.union_of(self.must_writes.values(), isl.UnionMap.empty(self.param_space()))
+
+    def all_may_writes(self) -> isl.UnionMap:
+        return isl_util.union_of(self.may_writes.values(), isl.UnionMap.empty(self.param_space()))
 
     def last_instances(self, instances: isl.UnionSet) -> isl.UnionSet:
         """The instances among ``instances`` that run last in the original order (one per parameter value)."""
@@ -176,7 +195,10 @@ def _domain(statement: Statement, space: isl.Space) -> isl.Set:
 def _access(access: Access, space: isl.Space, domain: isl.Set) -> isl.Map:
     relation = isl.Map.from_domain(isl.Set.universe(space))
     for subscript in access.subscripts:
-        relation = relation.flat_range_product(isl.Map.from_pw_aff(_affine(subscript, space)))
+        if isinstance(subscript, Unknown):
+            relation = relation.add_dims(isl.dim_type.out, 1)
+        else:
+            relation = relation.flat_range_product(isl.Map.from_pw_aff(_affine(subscript, space)))
     relation = relation.set_tuple_name(isl.dim_type.in_, space.get_tuple_name(isl.dim_type.set))
     return relation.set_tuple_name(isl.dim_type.out, access.array).intersect_domain(domain)
 
@@ -213,7 +235,8 @@ def build_model(scop: Scop, ctx: isl.Context | None = None) -> PolyModel:
         domains[statement.name] = domain
         for is_write, accesses in ((False, statement.reads), (True, statement.writes)):
             references.extend(
-                Reference(statement.name, access.array, is_write, _access(access, space, domain)) for access in accesses
+                Reference(statement.name, access.array, is_write, _access(access, space, domain), access.may)
+                for access in accesses
             )
     return PolyModel(
         scop=scop,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from polyopt.analysis.library_choice import LibraryChoice
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import Machine, detect
@@ -46,6 +47,8 @@ class Options:
     ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--vector-registers``, ``--blas-threshold``,
     ``--blas2-threshold``,
     ``--parallel-work``; detected by default, see ``polyopt.machine``);
+    ``library``: which of the CBLAS call, the microkernel and the loops computes each idiom, by size
+    (``polyopt.analysis.library_choice``; the probe's, ``polyopt.probe``); None: the machine's thresholds;
     ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
     (``--param NAME=VALUE``; see ``polyopt.frontend.params``);
     ``cpp_flags``: the preprocessor flags with which the file is compiled, each in its joined form
@@ -65,6 +68,7 @@ class Options:
     scheduler: SchedulerOptions = field(default_factory=SchedulerOptions)
     timeout: float = DEFAULT_TIMEOUT
     machine: Machine = field(default_factory=detect)
+    library: LibraryChoice | None = None
     params: tuple[tuple[str, int], ...] = ()
     cpp_flags: tuple[str, ...] = ()
 

@@ -6,7 +6,7 @@ Public: ``Decisions``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -19,10 +19,12 @@ from polyopt.analysis.dependences import FLOW, Dependences, carrying_loops, comp
 from polyopt.analysis.expansion import Expansion, plan_expansions
 from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
 from polyopt.analysis.inplace import InPlace, plan_in_place
+from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, Location, UnsupportedRegion, format_message
+from polyopt.emit.ast_run import executes_domain_once
 from polyopt.emit.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -141,6 +143,9 @@ class _Setting:
         return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
 
 
+_SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
+
+
 def _iterator_prefix(text: str) -> str:
     """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
     occurs in the file."""
@@ -166,6 +171,17 @@ def _verify(
         needed = reduction_clauses(model, band, 0, reductions, allow_sections=mark.kind == PARALLEL_MARK)
         if needed is None or set(needed) != set(mark.reductions):
             raise IllegalTransform("a parallel loop's reduction clauses do not match the reductions it carries")
+
+
+def _verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:
+    """On a domain with strides or modulo conditions, run the loops isl generates for ``schedule`` with all the
+    parameters at each of ``_SAMPLE_VALUES`` and check that they execute each statement instance once (isl's
+    loops for a tiled schedule of a stride-2 domain were found to skip instances)."""
+    if not isl_util.has_local_variables(schedule.get_domain()):
+        return
+    samples = [{name: value for name in model.scop.parameters} for value in _SAMPLE_VALUES]
+    if not executes_domain_once(schedule, samples):
+        raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
 
 
 def _transform(
@@ -316,7 +332,7 @@ def _region_body(region: Region, text: str) -> c_ast.Compound | RegionOutcome:
 def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int]) -> Scop | RegionOutcome:
     """The region's model input, or the outcome that keeps it as written (outside the model)."""
     try:
-        scop = extract_scop(body, region.location, declared_types(text, region), constants)
+        scop = extract_scop(body, region.location, declared_types(text, region), text, constants)
         check_parameter_macros(scop, text)
         variables = sorted({loop.variable for loop in scop.exits})
         live = live_after(region, text, set(variables))
@@ -335,6 +351,8 @@ def _optimize_region(
     try:
         setting = _Setting(prefix, {name: values[name] for name in scop.parameters})
         return _within_budget(region, scop, options, setting)
+    except ProbeNeeded:
+        raise
     except Exception as error:  # a bug in a pass must not cost the user their build
         reason = f"internal error ({type(error).__name__}: {error}); please report it"
         return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
@@ -481,6 +499,17 @@ def _part(
     warnings: tuple[str, ...] = ()
     try:
         _verify(model, schedule, relaxed, reductions)
+        try:
+            _verify_loops(model, schedule)
+        except IllegalTransform as skipping:
+            if not decisions.tiles.bands:
+                raise
+            untiled = replace(options, tiling=replace(options.tiling, enabled=False))
+            schedule, decisions = _transform(model, relaxed, untiled, reductions, setting.values(), dead)
+            notes = (*declined, f"tiled schedule rejected ({skipping.message}): not tiled", *decisions.notes)
+            decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
+            _verify(model, schedule, relaxed, reductions)
+            _verify_loops(model, schedule)
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         warnings = (format_message(region.location, "warning", message),)
@@ -535,11 +564,11 @@ def _context(options: Options) -> isl.Context:
 
 @dataclass(frozen=True)
 class _Library:
-    """How the idiom segments run: CBLAS calls when ``blas`` (from the ``thresholds`` of work, by BLAS
-    level), else or below them the ``microkernel`` for GEMM idioms (None: the loops)."""
+    """How the idiom segments run: CBLAS calls when ``blas``, from the work that ``choice`` says, else or
+    below it the ``microkernel`` for GEMM idioms (None: the loops)."""
 
     blas: bool
-    thresholds: dict[int, int]
+    choice: LibraryChoice
     microkernel: MicrokernelPlan | None
 
     @staticmethod
@@ -548,16 +577,31 @@ class _Library:
         if options.identity or not options.reassociate:
             return None
         blas = library_enabled(options.blas, options.cpp_flags)
-        microkernel = plan_microkernel(options.machine) if options.microkernel else None
+        choice = options.library or default_choice(options.machine)
+        microkernel = plan_microkernel(options.machine) if options.microkernel and choice.microkernel else None
         if not blas and microkernel is None:
             return None
-        machine = options.machine
-        thresholds = {3: machine.blas3_threshold, 2: machine.blas2_threshold} if blas else {3: 0, 2: 0}
-        return _Library(blas, thresholds, microkernel)
+        return _Library(blas, choice, microkernel)
 
     def cut(self, idioms: tuple[Idiom, ...]) -> tuple[Idiom, ...]:
-        """The idioms this library computes: all with BLAS, else the GEMM ones for the microkernel."""
-        return idioms if self.blas else tuple(idiom for idiom in idioms if isinstance(idiom, Gemm))
+        """The idioms this library computes: all with BLAS, else the GEMM ones for the microkernel.
+        Raises ``ProbeNeeded`` when there are some and the choice waits for the probe."""
+        cut = idioms if self.blas else tuple(idiom for idiom in idioms if isinstance(idiom, Gemm))
+        if cut and self.blas and self.choice == AWAITING_PROBE:
+            raise ProbeNeeded
+        return cut
+
+    def call_from(self, idiom: Idiom) -> int | None:
+        """The work from which ``idiom`` is called (None: never)."""
+        return self.choice.threshold(idiom) if self.blas else None
+
+    def cut_from(self, idiom: Idiom) -> int | None:
+        """The work from which ``idiom`` is cut out (None: never): always for the microkernel when the
+        idiom is never called, else from its call's threshold."""
+        called = self.call_from(idiom)
+        if self.microkernel is not None and isinstance(idiom, Gemm) and called is None:
+            return 0
+        return called
 
 
 def _library_part(
@@ -573,14 +617,13 @@ def _library_part(
     idioms = tuple(idiom for idiom in library.cut(find_idioms(model)) if not _uses_members(scop, idiom))
     if not idioms:
         return None, ()
-    thresholds = library.thresholds
     exact = compute_dependences(model)
     deps = relax(model, exact, find_reductions(model))
-    plan = plan_library(model, deps, idioms, values=setting.values(), thresholds=thresholds)
+    plan = plan_library(model, deps, idioms, values=setting.values(), threshold=library.cut_from)
     if plan is None:
         return None, ()
     left = tuple(
-        idiom.describe(_sizes(idiom, scop, setting)[0], thresholds[idiom.LEVEL], work) for idiom, work in plan.left
+        _left(idiom, _sizes(idiom, scop, setting)[0], library.call_from(idiom), work) for idiom, work in plan.left
     )
     if not plan.segments:
         return None, left
@@ -599,12 +642,22 @@ def _library_part(
         parts.append(part)
     code = tuple(node for part in parts for node in part.generated.code)
     helpers = frozenset().union(*(part.generated.helpers for part in parts))
-    notes = (LINK_NOTE,) if library.blas else ()
+    idioms_called = [segment.idiom for segment in plan.segments if segment.idiom is not None]
+    notes = (LINK_NOTE,) if any(library.call_from(idiom) is not None for idiom in idioms_called) else ()
     report = replace(_merged_reports([part.report for part in parts]), library=(*lines, *left, *notes))
     summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
     warnings = tuple(warning for part in parts for warning in part.warnings)
     kind = "library calls" if library.blas else "microkernel"
     return _Part(Generated(code, helpers), report, warnings, f"{kind} ({summary})"), ()
+
+
+def _left(idiom: Idiom, sizes: list[str], threshold: int | None, work: int | None) -> str:
+    """The report line of an idiom left to the loops: its work at the assumed values is below
+    ``threshold``, or it is never called."""
+    if threshold is None:
+        statements = ", ".join(idiom.statements)
+        return f"{statements}: cblas_?{idiom.ROUTINE} {idiom.formula()} never called; left to the loops"
+    return idiom.describe(sizes, threshold, work)
 
 
 def _uses_members(scop: Scop, idiom: Idiom) -> bool:
@@ -640,8 +693,8 @@ def _library_segment(
         )
         code, used = (kernel,), used | MICROKERNEL_HELPERS
         lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
-    if library.blas:
-        threshold = library.thresholds[idiom.LEVEL]
+    threshold = library.call_from(idiom)
+    if threshold is not None:
         block, called = library_block(idiom, sizes, code, threshold, tail.code)
         code, used = (block,), used | tail.helpers | called
         lines.append(idiom.describe(sizes, threshold))
@@ -672,8 +725,12 @@ def _merged_reports(reports: list[RegionReport]) -> RegionReport:
     return replace(first, fusion=fusion, **joined)
 
 
-def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:
-    """Optimize every region of ``text``; raise ``InputError`` on invalid input."""
+def optimize_text(
+    text: str, filename: str, options: Options, probe: Callable[[], LibraryChoice] | None = None
+) -> FileOutcome:
+    """Optimize every region of ``text``; raise ``InputError`` on invalid input.  When ``options.library``
+    waits for the probe, the first region with a BLAS idiom runs ``probe`` here (outside the regions'
+    time budget) for the choice of that region and the next ones (without ``probe``: the machine's)."""
     options.validate()
     regions = find_regions(text, filename)
     if regions:
@@ -691,14 +748,20 @@ def optimize_text(text: str, filename: str, options: Options) -> FileOutcome:
     ]
     names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
     values, failure = parameter_values(text, filename, names, dict(options.params), options.cpp_flags, preprocessed)
-    outcomes = tuple(
-        _optimize_region(region, scop, options, prefix, values) if isinstance(scop, Scop) else scop
-        for region, scop in zip(regions, scops, strict=True)
-    )
+    outcomes: list[RegionOutcome] = []
+    for region, scop in zip(regions, scops, strict=True):
+        if not isinstance(scop, Scop):
+            outcomes.append(scop)
+            continue
+        try:
+            outcomes.append(_optimize_region(region, scop, options, prefix, values))
+        except ProbeNeeded:
+            options = replace(options, library=probe() if probe is not None else None)
+            outcomes.append(_optimize_region(region, scop, options, prefix, values))
     replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
     newline = "\r\n" if "\r\n" in text else "\n"
     notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
-    return FileOutcome(splice(text, replacements, newline), outcomes, notice)
+    return FileOutcome(splice(text, replacements, newline), tuple(outcomes), notice)
 
 
 def _preprocessor_warning(filename: str, failure: str, cpp_flags: tuple[str, ...]) -> str:

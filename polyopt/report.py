@@ -110,13 +110,19 @@ class RegionSummary:
 
 
 def report_json(
-    source: str, machine: str, tile_sizes: str | None, warnings: Sequence[str], regions: Sequence[RegionSummary]
+    source: str,
+    machine: str,
+    library: Sequence[str],
+    tile_sizes: str | None,
+    warnings: Sequence[str],
+    regions: Sequence[RegionSummary],
 ) -> str:
     """The ``--report=json`` document of one run (its fields are described in README.md)."""
     document: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "source": source,
         "machine": machine,
+        "library": list(library),
         "tile_sizes_file": tile_sizes,
         "warnings": list(warnings),
         "regions": [_region(region) for region in regions],

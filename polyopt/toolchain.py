@@ -3,6 +3,8 @@
 Public:
 
 - ``CC``: the C compiler (``gcc``).
+- ``CFLAGS``: the optimizing flags with which the benchmark (``polyopt.bench``) and the probe (``polyopt.probe``)
+  build.
 - ``CHECK_FLAGS``: the warning flags with which the tests and the fuzzer build every program.
 - ``ToolchainError``: a compilation or a run failed; the message says which command and why.
 - ``compile_c(source, binary, *, flags, include_dirs, defines, timeout, cc)``: build ``source`` into ``binary``.
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CC = "gcc"
+CFLAGS = ["-O3", "-march=native", "-fopenmp"]  # the flags the benchmark and the probe build with
 # Warnings only show in a failed build's message; a call to an undeclared function fails the build.
 CHECK_FLAGS = ("-Wall", "-Werror=implicit-function-declaration")
 

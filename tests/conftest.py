@@ -20,6 +20,7 @@ region's names are then of the types they declare).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
@@ -31,6 +32,11 @@ from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import find_regions
 from polyopt.frontend.scop import Scop
 from polyopt.model import PolyModel, build_model
+from polyopt.probe import NO_PROBE_VARIABLE
+
+# No test's outcome may depend on this machine's measurements: polyopt's runs, in this process and in
+# the ones it starts, do without the probe (tests/test_probe.py gives it measurements of its own).
+os.environ[NO_PROBE_VARIABLE] = "1"
 
 FILENAME = "k.c"
 BODY_LINE = 4
@@ -52,7 +58,7 @@ def _parse_body(body: str) -> c_ast.Compound:
 def _scop_of(body: str, declarations: str = "") -> Scop:
     text = declarations + _region_text(body)
     (region,) = find_regions(text, FILENAME)
-    return extract_scop(parse_region(region, text), region.location, declared_types(text, region))
+    return extract_scop(parse_region(region, text), region.location, declared_types(text, region), text)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import islpy as isl
 
 from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.reductions import Reduction
+from polyopt.frontend.scop import opaque_arrays
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, parent_mark
@@ -82,10 +83,11 @@ def plan_contractions(
     dead: frozenset[str],
     reductions: tuple[Reduction, ...],
 ) -> tuple[Contraction, ...]:
-    """The dead arrays of ``model`` that ``schedule`` lets become scalars (``deps``: value-based flows)."""
+    """The dead arrays of ``model`` that ``schedule`` lets become scalars (``deps``: value-based flows),
+    none that an opaque statement touches."""
     found: list[Contraction] = []
     reduced = {r.array for r in reductions}
-    for array in sorted(dead & set(model.writes) - reduced):
+    for array in sorted(dead & set(model.writes) - reduced - opaque_arrays(model.scop)):
         if all(ref.relation.dim(isl.dim_type.out) == 0 for ref in model.references if ref.array == array):
             continue
         flows = _array_flows(deps, array)

@@ -4,7 +4,8 @@ Public: ``Dependence``, ``Dependences``, ``compute_dependences``,
 ``carrying_loops``, ``carried_by``, ``flow_relation``, ``loop_paths``.
 
 Flow (read after write) dependences are value-based: each read depends on
-the last write of the same cell only.  Anti (write after read) and output
+the last write of the same cell only, and on the ``may`` writes after it (a
+may-write kills nothing).  Anti (write after read) and output
 (write after write) dependences are memory-based, which is what a new
 schedule must respect when storage is not renamed.
 """
@@ -46,8 +47,7 @@ class Dependences:
     the reference for verification.  It is deliberately not coalesced:
     isl's scheduler was measured 30x slower on heat-3d with the coalesced form.
     It is computed when first asked for: regenerating a region in its original order
-    does not need it, and isl's dataflow analysis with kills crashes on some domains
-    (a fuzz program's), which then costs only the attempts that schedule.
+    does not need it.
     """
 
     items: tuple[Dependence, ...]
@@ -81,12 +81,44 @@ class Dependences:
 def flow_relation(
     sink: isl.UnionMap, schedule: isl.Schedule, must: isl.UnionMap | None, may: isl.UnionMap | None
 ) -> isl.UnionMap:
+    """Source -> sink pairs of dataflow analysis under ``schedule``: for each cell a sink instance accesses,
+    the last ``must`` source of the cell before it and the ``may`` sources that run after that one.
+
+    isl's ``compute_flow`` is used unless an access relation has existentially quantified variables
+    (strided loops, modulo guards): there it was found to stop with an internal error, to crash, or to
+    leave out dependences, so ``_last_sources`` computes the same relation from plain relation operations.
+    """
+    if any(isl_util.has_local_variables(access) for access in (sink, must, may) if access is not None):
+        return _last_sources(sink, schedule.get_map(), must, may)
     info = isl.UnionAccessInfo.from_sink(sink)
     if must is not None:
         info = info.set_must_source(must)
     if may is not None:
         info = info.set_may_source(may)
     return info.set_schedule(schedule).compute_flow().get_may_dependence()
+
+
+def _last_sources(
+    sink: isl.UnionMap, timing: isl.UnionMap, must: isl.UnionMap | None, may: isl.UnionMap | None
+) -> isl.UnionMap:
+    """``flow_relation`` for the execution order ``timing`` (instances to times, one instance per time): per sink
+    access ``[k -> c]``, the lexicographically last time among the earlier must sources of ``c``, mapped back to
+    its instance, and the earlier may sources of ``c`` that no must source after them overwrites."""
+    if not timing.is_injective():
+        raise ValueError("dataflow analysis needs an execution order with one instance per time")
+
+    def earlier(sources: isl.UnionMap) -> isl.UnionMap:
+        before = timing.intersect_domain(sources.domain()).lex_lt_union_map(timing.intersect_domain(sink.domain()))
+        same_cell = sink.range_map().apply_range(sources.reverse())
+        return same_cell.intersect(sink.domain_map().apply_range(before.reverse()))
+
+    chosen = isl.UnionMap.empty(sink.get_space())
+    if must is not None:
+        chosen = earlier(must).apply_range(timing).lexmax().apply_range(timing.reverse())
+    if may is not None:
+        overwritten = chosen.apply_range(timing.lex_gt_union_map(timing.intersect_domain(may.domain())))
+        chosen = chosen.union(earlier(may).subtract(overwritten))
+    return chosen.domain_factor_domain().reverse()
 
 
 def compute_dependences(model: PolyModel) -> Dependences:
@@ -97,9 +129,10 @@ def compute_dependences(model: PolyModel) -> Dependences:
         if writes is None:
             continue
         reads = model.reads.get(array)
+        must, may = model.must_writes.get(array), model.may_writes.get(array)
         relations = [(OUTPUT, flow_relation(writes, model.schedule, None, writes))]
         if reads is not None:
-            relations.append((FLOW, flow_relation(reads, model.schedule, writes, None)))
+            relations.append((FLOW, flow_relation(reads, model.schedule, must, may)))
             relations.append((ANTI, flow_relation(writes, model.schedule, None, reads)))
         for kind, union in relations:
             for relation in isl_util.maps_of(union.coalesce()):
@@ -118,11 +151,13 @@ def compute_dependences(model: PolyModel) -> Dependences:
 
 
 def _reduced(model: PolyModel) -> isl.UnionMap:
-    """Flow dependences and the anti and output dependences that no intermediate write kills."""
+    """Flow dependences and the anti and output dependences that no intermediate write kills
+    (a may-write kills nothing)."""
     writes, reads = model.all_writes(), model.all_reads()
-    flow = flow_relation(reads, model.schedule, writes, None)
-    output = flow_relation(writes, model.schedule, writes, None)
-    anti = flow_relation(writes, model.schedule, writes, reads)
+    must, may = model.all_must_writes(), model.all_may_writes()
+    flow = flow_relation(reads, model.schedule, must, may)
+    output = flow_relation(writes, model.schedule, must, may)
+    anti = flow_relation(writes, model.schedule, must, reads.union(may))
     return flow.union(output).union(anti)
 
 

@@ -28,6 +28,7 @@ import islpy as isl
 from polyopt import isl_util
 from polyopt.analysis.dependences import ANTI, FLOW, OUTPUT, Dependences, carried_by, loop_paths
 from polyopt.analysis.reductions import find_reductions
+from polyopt.frontend.scop import opaque_arrays
 from polyopt.model import PolyModel
 
 
@@ -141,9 +142,10 @@ def _expansion(model: PolyModel, deps: Dependences, scalar: str, name: str) -> E
 
 
 def plan_expansions(model: PolyModel, deps: Dependences, taken: frozenset[str]) -> tuple[Expansion, ...]:
-    """The scalars of ``model`` to expand; new names avoid ``taken``."""
+    """The scalars of ``model`` to expand (none that an opaque statement touches); new names avoid ``taken``."""
     found: list[Expansion] = []
     scalars = {r.array for r in model.references if r.is_write and r.relation.dim(isl.dim_type.out) == 0}
+    scalars -= opaque_arrays(model.scop)
     scalars -= set(model.scop.members)  # a structure member is not a variable of its own
     for scalar in sorted(scalars):
         name = f"{scalar}_x"

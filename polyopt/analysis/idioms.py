@@ -71,7 +71,7 @@ from pycparser import c_ast, c_generator
 from polyopt import isl_util
 from polyopt.analysis.reductions import chain_operands
 from polyopt.frontend.declarations import FLOATING, UNKNOWN, CType, Declarations, expression_type
-from polyopt.frontend.scop import Statement
+from polyopt.frontend.scop import Statement, opaque_arrays
 from polyopt.model import PolyModel
 
 
@@ -989,10 +989,14 @@ def _single(model: PolyModel, update: _Update) -> Idiom | None:
 
 
 def find_idioms(model: PolyModel) -> tuple[Idiom, ...]:
-    """Every set of statements of ``model`` that a BLAS routine computes, in source order (of their first)."""
+    """Every set of statements of ``model`` that a BLAS routine computes, in source order (of their first);
+    none that touches an array that an opaque statement touches."""
+    opaque = opaque_arrays(model.scop)
     statements = model.scop.statements
-    updates = {s.name: update for s in statements if (update := _update(model, s)) is not None}
+    clear = {s.name for s in statements if not {access.array for access in s.reads + s.writes} & opaque}
+    updates = {s.name: update for s in statements if s.name in clear and (update := _update(model, s)) is not None}
     combined = [idiom for s in statements for match in _COMBINED if (idiom := match(model, s, updates)) is not None]
+    combined = [idiom for idiom in combined if set(idiom.statements) <= clear]
     taken = {name for idiom in combined for name in idiom.statements}
     single = [idiom for name, u in updates.items() if name not in taken and (idiom := _single(model, u)) is not None]
     order = {s.name: index for index, s in enumerate(statements)}

@@ -59,7 +59,7 @@ from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.reductions import find_reductions
 from polyopt.frontend.declarations import CType, expression_type
-from polyopt.frontend.scop import Access, Loop, Node, Statement, StmtRef, statement_names
+from polyopt.frontend.scop import Access, Loop, Node, Statement, StmtRef, opaque_arrays, statement_names
 from polyopt.model import PolyModel
 
 
@@ -119,19 +119,21 @@ def _stores(statement: Statement, scalar: str) -> bool:
 
 def _candidates(model: PolyModel) -> Iterator[tuple[str, str, tuple[str, ...], str]]:
     """``(scalar, load, between, store)`` for each load followed in its loop body by updates of the
-    scalar and a store of it."""
+    scalar and a store of it (none whose scalar or stored array an opaque statement touches)."""
     updates = {(r.statement, r.array) for r in find_reductions(model)}
+    opaque = opaque_arrays(model.scop)
     for block in _blocks(model.scop.tree):
         for index, node in enumerate(block):
             if not isinstance(node, StmtRef):
                 continue
             scalar = _loaded(model.scop.statement(node.name))
-            if scalar is None:
+            if scalar is None or scalar in opaque:
                 continue
             between: list[str] = []
             for later in block[index + 1 :]:
                 if isinstance(later, StmtRef) and _stores(model.scop.statement(later.name), scalar):
-                    yield scalar, node.name, tuple(between), later.name
+                    if model.scop.statement(later.name).writes[0].array not in opaque:
+                        yield scalar, node.name, tuple(between), later.name
                     break
                 names = statement_names(later)
                 touching = [n for n in names if _mentions(model.scop.statement(n), scalar)]

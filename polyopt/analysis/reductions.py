@@ -42,6 +42,7 @@ from pycparser import c_ast, c_generator
 
 from polyopt.analysis.dependences import FLOW, Dependence, Dependences, flow_relation
 from polyopt.frontend.declarations import BOOLEAN, FLOATING, INTEGER, UNKNOWN, CType, expression_type
+from polyopt.frontend.scop import opaque_arrays
 from polyopt.isl_util import maps_of
 from polyopt.model import PolyModel
 
@@ -152,10 +153,12 @@ class NonReduction:
 
 def _updates(model: PolyModel) -> Iterator[tuple[Reduction, str | None]]:
     """Each statement of ``model`` that updates an element in the form of a reduction (one write,
-    whose element it reads once), and why its operation is not associative (None when it is)."""
+    whose element it reads once), and why its operation is not associative (None when it is).  An opaque
+    statement is never one, nor is an update of an array that an opaque statement touches."""
     declarations = model.scop.declarations
+    opaque = opaque_arrays(model.scop)
     for statement in model.scop.statements:
-        if len(statement.writes) != 1:
+        if len(statement.writes) != 1 or statement.opaque or statement.writes[0].array in opaque:
             continue
         target = statement.writes[0]
         if [a for a in statement.reads if a == target] != [target]:

@@ -44,8 +44,14 @@ def print_statement(
 ) -> str:
     """``body`` as a C statement with each iterator name replaced by its expression, each
     array element in ``elements`` (its text after substitution) by a local, and every
-    element of each array in ``scalars`` by that array's scalar."""
-    return _generator(substitution, elements, scalars).visit(body) + ";"
+    element of each array in ``scalars`` by that array's scalar.  A body that is an ``if``
+    around one statement (a data-dependent statement's guards) prints on one line."""
+    generator = _generator(substitution, elements, scalars)
+    guards = ""
+    while isinstance(body, c_ast.If):
+        guards += f"if ({generator.visit(body.cond)}) "
+        body = body.iftrue
+    return guards + generator.visit(body) + ";"
 
 
 def print_expression(expr: c_ast.Node, substitution: dict[str, str]) -> str:

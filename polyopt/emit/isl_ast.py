@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``Storage``, ``generate``, ``SECTION_LIMIT``,
+Public: ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``SECTION_LIMIT``,
 ``print_parametric``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -367,15 +367,20 @@ def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
     return CIf(first, (CBlock(kept + (node,) + back),))
 
 
-def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
-    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:
+    """The AST build for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
     depth = max(1, _max_depth(schedule))
     ctx = schedule.get_ctx()
     names = isl.IdList.alloc(ctx, depth)
     for level in range(depth):
         names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
     context = isl.Set.universe(schedule.get_domain().get_space().params())
-    build = isl.AstBuild.from_context(context).set_iterators(names)
+    return isl.AstBuild.from_context(context).set_iterators(names)
+
+
+def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
+    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+    build = ast_build(schedule, iterator_prefix)
     storage = storage or Storage()
     printer = _Printer(scop, iterator_prefix, storage)
     printer.sections = {array: printer.section(build, low, length) for array, (low, length) in storage.sections.items()}

@@ -167,3 +167,16 @@ def parse_region(region: Region, file_text: str) -> c_ast.Compound:
     function = unit.ext[-1]
     assert isinstance(function, c_ast.FuncDef)
     return function.body
+
+
+def parse_function(text: str, line: int, filename: str, file_text: str) -> c_ast.FuncDef | None:
+    """Parse the function definition ``text`` (starting at ``line`` of ``filename``), with the type
+    names of ``file_text`` declared; None when it does not parse as one."""
+    typedefs = "".join(f"typedef int {name};\n" for name in sorted(_type_names(text, file_text)))
+    quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
+    try:
+        unit = _Parser().parse(f'{typedefs}# {line} "{quoted}"\n{text}\n', filename)
+    except (c_parser.ParseError, AssertionError, IndexError, ValueError):
+        return None
+    function = unit.ext[-1] if unit.ext else None
+    return function if isinstance(function, c_ast.FuncDef) else None

@@ -6,19 +6,27 @@ polyhedral model raises ``UnsupportedRegion`` with the reason and the position o
 Calls inside statements are assumed to be pure functions or macros (as
 PolyBench's ``SCALAR_VAL``, ``SQRT_FUN`` and ``max_score`` are), except the
 C library functions known to have side effects; a call used as a statement
-is rejected.  In loop bounds, conditions and subscripts, ``min``/``max``
+is summarized from its callee's body (``polyopt.frontend.calls``) or rejected.
+In loop bounds, conditions and subscripts, ``min``/``max``
 (any case) and ``floord``/``ceild`` calls are read with their usual meaning.
+
+Data-dependent statements: a subscript that is not affine and reads an array or a variable the region
+writes is an ``Unknown`` index (a write through it is a may-write); an ``if`` whose condition does is a guard
+printed around each statement it encloses, which reads what the condition reads and whose writes
+are may-writes.  A data-dependent loop bound is rejected.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
+from polyopt.frontend.calls import Callee, find_callee
 from polyopt.frontend.declarations import INTEGER, CType, Declarations, declarator_type
 from polyopt.frontend.locals import (
     clashing_declarations,
@@ -47,6 +55,8 @@ from polyopt.frontend.scop import (
     Select,
     Statement,
     StmtRef,
+    Subscript,
+    Unknown,
     Var,
     affine_names,
 )
@@ -83,6 +93,7 @@ _SIDE_EFFECT_CALLS = {
     "time",
     "clock",
 }
+_T = TypeVar("_T")
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # the generated loop iterators are 'int'
 _AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
 _COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
@@ -151,12 +162,15 @@ def _base_name(node: c_ast.Node) -> str:
 @dataclass
 class _Context:
     """What encloses the node being extracted (immutable use: copied on descent): the iterators,
-    the conditions, ``(rank, iterator, direction)`` of each enclosing loop, and the model names of
-    the region's declarations in scope."""
+    the conditions, ``(rank, iterator, direction)`` of each enclosing loop, the data-dependent
+    ``if`` conditions (outermost first) with what they read, and the model names of the region's
+    declarations in scope."""
 
     iterators: tuple[str, ...] = ()
     constraints: tuple[Condition, ...] = ()
     loops: tuple[tuple[int, str, int], ...] = ()
+    guards: tuple[c_ast.Node, ...] = ()
+    guard_reads: tuple[Access, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)  # a declaration of the region in scope -> model name
     numeric: bool = False  # named constants give their values (where the model needs a number)
 
@@ -165,6 +179,7 @@ class _Context:
 class _Extractor:
     fallback: Location
     written: set[str]
+    file_text: str = ""
     constants: Mapping[str, int] = field(default_factory=dict)
     declarations: Declarations = field(default_factory=Declarations)
     clashing: frozenset[str] = frozenset()  # declared names that need another name in the model
@@ -215,7 +230,7 @@ class _Extractor:
                 return BinOp(op, left, right)
             raise self.fail(f"call to '{node.name.name}' in an affine expression", node)
         if isinstance(node, c_ast.ArrayRef):
-            raise self.fail("array access in a loop bound, condition or subscript (data-dependent)", node)
+            raise self.fail("array access in a loop bound (a data-dependent loop)", node)
         if isinstance(node, c_ast.StructRef):
             raise self.fail("structure member in a loop bound, condition or subscript", node)
         raise self.fail(f"non-affine expression ({type(node).__name__})", node)
@@ -332,7 +347,9 @@ class _Extractor:
             loop = self.loop(node, ctx)
             return (loop,) if loop.body else ()
         if isinstance(node, c_ast.If):
-            cond = self.condition(node.cond, ctx)
+            cond = self.attempt(lambda: self.condition(node.cond, ctx), node.cond)
+            if cond is None:
+                return self.guarded(node, ctx)
             then = self.node(node.iftrue, replace(ctx, constraints=ctx.constraints + (cond,)))
             if node.iffalse is None:
                 return then
@@ -341,7 +358,7 @@ class _Extractor:
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
             return (self.statement(node, ctx),)
         if isinstance(node, c_ast.FuncCall):
-            raise self.fail(f"call to '{_call_name(node)}' as a statement may have side effects", node)
+            return (self.call(node, ctx),)
         reasons = {
             c_ast.Decl: "declaration inside the region",
             c_ast.DeclList: "declaration inside the region",
@@ -454,14 +471,96 @@ class _Extractor:
             bounds.append(Compare(op, Var(iterator), bound))
         return tuple(bounds)
 
+    # -- data-dependent conditions --------------------------------------------
+    def attempt(self, extract: Callable[[], _T], node: c_ast.Node | None) -> _T | None:
+        """``extract()`` (an affine reading of ``node``), or None when it fails and ``node`` is None or
+        data-dependent: it reads an array or a variable that the region writes (the parameters that
+        ``extract`` met are then forgotten)."""
+        parameters = dict(self.parameters)
+        try:
+            return extract()
+        except UnsupportedRegion:
+            if node is not None and not _reads_data(node, self.written - self.all_iterators):
+                raise
+            self.parameters = parameters
+            return None
+
+    def guarded(self, node: c_ast.If, ctx: _Context) -> tuple[Node, ...]:
+        """The statements of an ``if`` whose condition is data-dependent, each guarded by it.  Each
+        statement evaluates the condition again, so the statements it guards must not write what
+        it reads, unless it guards one statement and has no ``else``."""
+        reads: list[Access] = []
+        writes: list[Access] = []
+        self.collect(node.cond, ctx, reads, writes)
+        if writes:
+            raise self.fail(f"a data-dependent condition writes '{writes[0].array}'", node.cond)
+        parts = [self.attempt(lambda p=part: self.condition(p, ctx), None) for part in _conjuncts(node.cond)]
+        affine = tuple(part for part in parts if part is not None)
+        guard_reads = ctx.guard_reads + tuple(reads)
+        then_ctx = replace(ctx, constraints=ctx.constraints + affine, guards=ctx.guards + (node.cond,))
+        first = len(self.statements)
+        nodes = self.node(node.iftrue, replace(then_ctx, guard_reads=guard_reads))
+        if node.iffalse is not None:
+            negated = c_ast.UnaryOp("!", node.cond, node.cond.coord)
+            other_ctx = replace(ctx, guards=ctx.guards + (negated,), guard_reads=guard_reads)
+            nodes += self.node(node.iffalse, other_ctx)
+        single = node.iffalse is None and isinstance(_unwrapped(node.iftrue), (c_ast.Assignment, c_ast.UnaryOp))
+        read = {access.array for access in reads}
+        for statement in self.statements[first:]:
+            overlap = sorted(read & {access.array for access in statement.writes})
+            if overlap and not single:
+                message = f"the data-dependent condition reads '{overlap[0]}', which a statement it guards writes"
+                raise self.fail(message, node.cond)
+        return nodes
+
+    # -- calls ----------------------------------------------------------------
+    def call(self, node: c_ast.FuncCall, ctx: _Context) -> StmtRef:
+        """A call statement, with the accesses of its callee's summary (``polyopt.frontend.calls``)."""
+        name = _call_name(node)
+        callee: Callee | str = "it is not a named function"
+        if isinstance(node.name, c_ast.ID):
+            callee = find_callee(self.file_text, name, self.fallback.file)
+        arguments = node.args.exprs if node.args is not None else []
+        if isinstance(callee, Callee) and len(arguments) != len(callee.parameters):
+            callee = f"it is given {len(arguments)} arguments for {len(callee.parameters)} parameters"
+        if isinstance(callee, str):
+            raise self.fail(f"call to '{name}' as a statement may have side effects: {callee}", node)
+        reads: list[Access] = []
+        writes: list[Access] = []
+        for argument, (parameter, is_array) in zip(arguments, callee.parameters, strict=True):
+            if not is_array:
+                self.collect(argument, ctx, reads, writes)
+            elif not _is_reference(argument):
+                reason = f"its argument for '{parameter}' is not an array or a row of one"
+                raise self.fail(f"call to '{name}' as a statement may have side effects: {reason}", argument)
+        for writing, touched in ((False, callee.reads), (True, callee.writes)):
+            for expression in touched:
+                access = self.access(callee.at_call(expression, arguments), ctx, reads, writes, writing)
+                (writes if writing else reads).append(access)
+        return self.add_statement(node, ctx, reads, writes, f"call to '{name}'")
+
     # -- statements ---------------------------------------------------------
     def statement(self, node: c_ast.Node, ctx: _Context) -> StmtRef:
         reads: list[Access] = []
         writes: list[Access] = []
         self.collect(node, ctx, reads, writes)
+        return self.add_statement(node, ctx, reads, writes, "")
+
+    def add_statement(
+        self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access], opaque: str
+    ) -> StmtRef:
+        """Record the statement ``node`` with its accesses, under the guards of ``ctx``."""
+        reads = list(ctx.guard_reads) + reads
+        if ctx.guards:
+            writes = [replace(access, may=True) for access in writes]
+        if not opaque and (ctx.guards or any(Unknown() in access.subscripts for access in reads + writes)):
+            opaque = "data-dependent"
         for access in reads + writes:
             if ctx.loops:
                 self.used_under.setdefault(access.array, set()).add(ctx.loops[0][0])
+        body = self.with_model_names(node, ctx)
+        for guard in reversed(ctx.guards):
+            body = c_ast.If(guard, body, None, guard.coord)
         name = f"S{len(self.statements)}"
         self.statements.append(
             Statement(
@@ -470,8 +569,9 @@ class _Extractor:
                 constraints=ctx.constraints,
                 reads=tuple(dict.fromkeys(reads)),
                 writes=tuple(dict.fromkeys(writes)),
-                body=self.with_model_names(node, ctx),
+                body=body,
                 location=_location(node, self.fallback),
+                opaque=opaque,
             )
         )
         return StmtRef(name)
@@ -484,15 +584,15 @@ class _Extractor:
     def collect(self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access]) -> None:
         """Gather the accesses of an expression into ``reads`` and ``writes``."""
         if isinstance(node, c_ast.Assignment):
-            target = self.access(node.lvalue, ctx, writing=True)
+            target = self.access(node.lvalue, ctx, reads, writes, writing=True)
             writes.append(target)
             if node.op != "=":
-                reads.append(target)
+                reads.append(replace(target, may=False))
             self.collect(node.rvalue, ctx, reads, writes)
         elif isinstance(node, c_ast.UnaryOp):
             self.collect_unary(node, ctx, reads, writes)
         elif isinstance(node, (c_ast.ArrayRef, c_ast.ID, c_ast.StructRef)):
-            access = self.access(node, ctx)
+            access = self.access(node, ctx, reads, writes)
             if access.array not in ctx.iterators:
                 reads.append(access)
         elif isinstance(node, c_ast.FuncCall):
@@ -509,21 +609,25 @@ class _Extractor:
 
     def collect_unary(self, node: c_ast.UnaryOp, ctx: _Context, reads: list[Access], writes: list[Access]) -> None:
         if node.op in ("++", "--", "p++", "p--"):
-            target = self.access(node.expr, ctx, writing=True)
-            reads.append(target)
+            target = self.access(node.expr, ctx, reads, writes, writing=True)
+            reads.append(replace(target, may=False))
             writes.append(target)
         elif node.op in ("&", "*"):
             raise self.fail(f"pointer operation '{node.op}' is not supported", node)
         elif node.op != "sizeof":
             self.collect(node.expr, ctx, reads, writes)
 
-    def access(self, node: c_ast.Node, ctx: _Context, writing: bool = False) -> Access:
-        subscripts: list[Affine] = []
+    def access(
+        self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access], writing: bool = False
+    ) -> Access:
+        """The reference ``node``; what a data-dependent subscript of it reads goes to ``reads``
+        (and ``writes``), and a write through such a subscript is a may-write."""
+        subscripts: list[Subscript] = []
         while isinstance(node, c_ast.ArrayRef):
-            subscripts.append(self.affine(node.subscript, ctx))
+            subscripts.append(self.subscript(node.subscript, ctx, reads, writes))
             node = node.name
         if isinstance(node, c_ast.StructRef):
-            return self.member(node, subscripts, ctx)
+            return self.member(node, subscripts, ctx, reads, writes, writing)
         if not isinstance(node, c_ast.ID):
             raise self.fail("access through a pointer expression is not supported", node)
         self.whole.setdefault(node.name, node)
@@ -538,9 +642,25 @@ class _Extractor:
         rank = self.array_ranks.setdefault(name, len(subscripts))
         if rank != len(subscripts):
             raise self.fail(f"'{name}' is accessed with {len(subscripts)} subscripts and with {rank}", node)
-        return Access(name, tuple(reversed(subscripts)))
+        return Access(name, tuple(reversed(subscripts)), writing and Unknown() in subscripts)
 
-    def member(self, node: c_ast.StructRef, subscripts: list[Affine], ctx: _Context) -> Access:
+    def subscript(self, node: c_ast.Node, ctx: _Context, reads: list[Access], writes: list[Access]) -> Subscript:
+        """``node`` as an affine subscript, else (data-dependent) ``Unknown`` with its accesses collected."""
+        affine = self.attempt(lambda: self.affine(node, ctx), node)
+        if affine is not None:
+            return affine
+        self.collect(node, ctx, reads, writes)
+        return Unknown()
+
+    def member(
+        self,
+        node: c_ast.StructRef,
+        subscripts: list[Subscript],
+        ctx: _Context,
+        reads: list[Access],
+        writes: list[Access],
+        writing: bool,
+    ) -> Access:
         """An access to a structure member (``s.f``, ``s.f[i]``, ``a[i].f``, ``p->f[i]``): one array per
         member, indexed by all the subscripts on the way, named by ``polyopt.frontend.locals.member_name``."""
         path: list[str] = []
@@ -549,7 +669,7 @@ class _Extractor:
                 path.append(f"{node.type}{node.field.name}")
             else:
                 path.append("[]")
-                subscripts.append(self.affine(node.subscript, ctx))
+                subscripts.append(self.subscript(node.subscript, ctx, reads, writes))
             node = node.name
         if not isinstance(node, c_ast.ID):
             raise self.fail("access through a pointer expression is not supported", node)
@@ -570,7 +690,7 @@ class _Extractor:
         rank = self.array_ranks.setdefault(name, len(subscripts))
         if rank != len(subscripts):
             raise self.fail(f"'{spelling}' is accessed with {len(subscripts)} subscripts and with {rank}", node)
-        return Access(name, tuple(reversed(subscripts)))
+        return Access(name, tuple(reversed(subscripts)), writing and Unknown() in subscripts)
 
     def check_members(self) -> None:
         """A structure accessed whole and through its members would be two arrays for one object."""
@@ -584,6 +704,29 @@ def _conjuncts(node: c_ast.Node) -> list[c_ast.Node]:
     if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
         return _conjuncts(node.left) + _conjuncts(node.right)
     return [node]
+
+
+def _reads_data(node: c_ast.Node, written: set[str]) -> bool:
+    """Whether the expression ``node`` reads an array element or a variable of ``written``."""
+    if isinstance(node, c_ast.ArrayRef) or isinstance(node, c_ast.ID) and node.name in written:
+        return True
+    if isinstance(node, c_ast.FuncCall):
+        return node.args is not None and _reads_data(node.args, written)
+    return any(_reads_data(child, written) for _, child in node.children())
+
+
+def _unwrapped(node: c_ast.Node) -> c_ast.Node:
+    """The statement inside blocks of one statement (``{ { s; } }`` is ``s``)."""
+    while isinstance(node, c_ast.Compound) and len(node.block_items or []) == 1:
+        node = node.block_items[0]
+    return node
+
+
+def _is_reference(node: c_ast.Node) -> bool:
+    """Whether ``node`` is a name or an element of one (``A``, ``A[i]``)."""
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return isinstance(node, c_ast.ID)
 
 
 def _call_name(node: c_ast.FuncCall) -> str:
@@ -611,17 +754,19 @@ def extract_scop(
     region: c_ast.Compound,
     location: Location,
     declarations: Declarations | None = None,
+    file_text: str = "",
     constants: Mapping[str, int] | None = None,
 ) -> Scop:
-    """Build the region's ``Scop`` with the ``declarations`` visible at it and the named integer
-    ``constants`` (used by value where a number is needed: a divisor, a factor, a step); raise
-    ``UnsupportedRegion`` when it is not affine."""
+    """Build the region's ``Scop`` with the ``declarations`` visible at it (calls are summarized from
+    the functions of ``file_text``) and the named integer ``constants`` (used by value where a number
+    is needed: a divisor, a factor, a step); raise ``UnsupportedRegion`` when it is not affine."""
     written = _written_names(region)
     declarations = declarations or Declarations()
     identifiers = region_identifiers(region)
     extractor = _Extractor(
         fallback=location,
         written=written,
+        file_text=file_text,
         constants=constants or {},
         declarations=declarations,
         clashing=clashing_declarations(region),
@@ -634,6 +779,11 @@ def extract_scop(
     for name in extractor.parameters:
         if name in extractor.all_iterators:
             raise UnsupportedRegion(f"iterator '{name}' is used outside its loop", location)
+    for statement in extractor.statements:
+        for access in statement.writes:
+            if access.array in extractor.parameters:
+                message = f"'{access.array}' is written by {statement.opaque} and read in an affine expression"
+                raise UnsupportedRegion(message, statement.location)
     return Scop(
         statements=tuple(extractor.statements),
         tree=tree,

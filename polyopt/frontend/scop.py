@@ -4,8 +4,8 @@ Affine expressions and conditions are small trees over iterator and
 parameter names; the model stage turns them into isl objects.
 
 Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
-``Logic``, ``Not``, ``Divisible``, ``Access``, ``Statement``, ``Loop``,
-``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``affine_names``.
+``Logic``, ``Not``, ``Divisible``, ``Unknown``, ``Access``, ``Statement``, ``Loop``,
+``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``affine_names``, ``opaque_arrays``.
 """
 
 from __future__ import annotations
@@ -96,11 +96,21 @@ Condition = Compare | Logic | Not | Divisible
 
 
 @dataclass(frozen=True)
+class Unknown:
+    """A subscript that reads memory or a variable the region writes (``h[idx[i]]``): any index."""
+
+
+Subscript = Affine | Unknown
+
+
+@dataclass(frozen=True)
 class Access:
-    """One array reference; a scalar is an array with no subscripts."""
+    """One array reference; a scalar is an array with no subscripts.  A ``may`` write need not
+    happen at every instance or touches one unknown element of its range, so it overwrites nothing for sure."""
 
     array: str
-    subscripts: tuple[Affine, ...]
+    subscripts: tuple[Subscript, ...]
+    may: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +120,11 @@ class Statement:
     ``iterators`` are the enclosing loop iterators, outermost first, and
     ``constraints`` the loop bounds and ``if`` conditions that define its
     domain.  ``body`` is the pycparser expression, printed back with the
-    iterators substituted.
+    iterators substituted; a statement under a data-dependent ``if`` has that
+    ``if`` (with only this statement) as its body.  ``opaque`` says why the
+    passes that reorder a statement's updates or rewrite its storage must leave
+    it and the arrays it touches alone (a data-dependent statement, a
+    summarized call); it is empty for a statement whose accesses are exact.
     """
 
     name: str
@@ -120,6 +134,7 @@ class Statement:
     writes: tuple[Access, ...]
     body: c_ast.Node = field(compare=False, repr=False)
     location: Location = field(compare=False)
+    opaque: str = ""
 
 
 @dataclass(frozen=True)
@@ -247,3 +262,8 @@ def affine_names(expr: Affine | Condition) -> set[str]:
     if isinstance(expr, Select):
         return affine_names(expr.cond) | affine_names(expr.then) | affine_names(expr.other)
     return affine_names(expr.left) | affine_names(expr.right)
+
+
+def opaque_arrays(scop: Scop) -> frozenset[str]:
+    """The arrays and scalars that an opaque statement of ``scop`` touches."""
+    return frozenset(access.array for s in scop.statements if s.opaque for access in s.reads + s.writes)

@@ -28,6 +28,10 @@ families, each at the edge of a rewrite's precondition:
 - accumulators and terms of mixed types (``t += (float)R[i] / 4``, ``t += D[i]``, ``f += R[i]``,
   ``s += F[i] * 2.5f``), whose terms read arrays the region never writes;
 - a pointer advanced by a sum (``p += R[i]``), its distance from its buffer printed;
+- data-dependent statements: a scatter or gather through an index read from an integer array
+  (``X[(G[i] % 7 + 7) % (n + 4)] += e``, the array possibly written in the region), and ``if``
+  guards that read an array element or a scalar (``if (B[i][j] > 0.0)``, ``if (A[i] > s) s = A[i];``)
+  around one statement, or around a block whose statements do not write what the guard reads;
 - column sums ``y[j] += A[i][j]`` (array-section reductions);
 - loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below;
 - temporaries declared in a loop body (``double v0 = A[i] * 2; B[i] = v0 + ...;``) or an
@@ -880,6 +884,64 @@ class _Builder:
         self.pointer_reach += max(1, math.prod(max(0, high - low + 1) for low, high in ranges.values()) * most)
         return _nest(headers, (Stmt(update),))
 
+    def index(self, ranges: Ranges) -> str:
+        """A subscript read from an integer array (one the region may write): ``(G[i] % 7 + 7) % (n + 4)``,
+        within every dimension of a pool array."""
+        source = self.pool_array(("int",), self.rng.choice((1, 1, 2)), writable=self.rng.random() < 0.5)
+        return f"({self.access(source, ranges)} % 7 + 7) % (n + 4)"
+
+    def indirect(self, array: Array, ranges: Ranges) -> str:
+        """An access to ``array`` with one subscript read from an integer array (``index``)."""
+        indirect = self.rng.randrange(array.rank)
+        subscripts = [
+            self.index(ranges) if dim == indirect else self.subscript(array.lengths[dim], ranges).render()
+            for dim in range(array.rank)
+        ]
+        return array.name + "".join(f"[{subscript}]" for subscript in subscripts)
+
+    def guard(self, ranges: Ranges, avoid: set[str]) -> str:
+        """A condition that reads an array element (of an array not in ``avoid``) and maybe a scalar."""
+        candidates = [array for array in self.arrays if array.name not in avoid]
+        if not candidates:
+            candidates = [self.bounded_source(("double", "float", "int"))]
+        array = self.rng.choice(candidates)
+        element = self.access(array, ranges)
+        if array.ctype == "int":
+            scalar = self.rng.choice(("0", "1", "t")) if "t" not in avoid else "0"
+            return self.rng.choice((f"{element} > {scalar}", f"{element} % 2 == 0"))
+        scalar = self.rng.choice(("0.0", "-0.25", "s")) if "s" not in avoid else "0.0"
+        return f"{element} {self.rng.choice(('>', '<=', '<'))} {scalar}"
+
+    def data_dependent(self) -> list[Node]:
+        """A loop nest around a data-dependent statement: a scatter, a gather, a running extremum, or
+        statements under a guard that reads an array (see the module docstring)."""
+        rng = self.rng
+        headers, ranges = self.headers(rng.choice((1, 1, 2, 2, 3)))
+        kind = rng.choice(("scatter", "gather", "single", "block", "negated", "extremum"))
+        if kind == "scatter":
+            target = rng.choice(self.writable())
+            store = self.store(self.indirect(target, ranges), target.ctype, ranges, update=rng.random() < 0.6)
+            return [_nest(headers, (store,))]
+        if kind == "gather":
+            target = rng.choice(self.writable())
+            sources = [a for a in self.arrays if target.ctype == "double" or a.ctype == "int"]
+            read = self.indirect(rng.choice(sources), ranges) if sources else "t"
+            value = f"{read} + {self.term(target.ctype, ranges)}"
+            value = f"({value}) % {MODULUS}" if target.ctype == "int" else value
+            return [_nest(headers, (Stmt(f"{self.access(target, ranges)} = {value};"),))]
+        if kind == "extremum":
+            source = self.pool_array(("double", "float"), rng.choice((1, 2)), writable=False)
+            element = self.access(source, ranges)
+            test = rng.choice((">", "<"))
+            return [_nest(headers, (If(f"{element} {test} s", (Stmt(f"s = {element};"),)),))]
+        body = [self.statement(ranges) for _ in range(1 if kind == "single" else rng.randint(2, 3))]
+        written = {re.match(r"\s*(\w+)", stmt.text)[1] for stmt in body} if kind != "single" else set()
+        condition = self.guard(ranges, written)
+        nodes: list[Node] = [If(condition, tuple(body))]
+        if kind == "negated":  # a second if on the negated condition, read after the first's statements
+            nodes.append(If(f"!({condition})", (self.statement(ranges),)))
+        return [_nest(headers, tuple(nodes))]
+
     def constant_access(self, array: Array, ranges: Ranges) -> str:
         """An access to ``array`` with one subscript modulo or divided by a named constant (``B[i % K0]``)."""
         rng = self.rng
@@ -918,8 +980,8 @@ class _Builder:
         """One top-level nest (a family may add a few more top-level nodes around it)."""
         rng = self.rng
         kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
-        kinds += ("in_place", "library", "mixed", "pointer", "section", "declared")
-        kind = rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 5))[0]
+        kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared")
+        kind = rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5))[0]
         if kind == "accumulator":
             return [self.accumulator()]
         if kind == "reduction":
@@ -940,6 +1002,8 @@ class _Builder:
             return [self.pointer_nest()]
         if kind == "section":
             return [self.section()]
+        if kind == "data_dependent":
+            return self.data_dependent()
         if kind == "declared":
             return [self.declared()]
         return [self.loop(0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]

@@ -3,7 +3,7 @@
 Public: ``Segment``, ``LibraryPlan``, ``expected_work``, ``plan_library``, ``read_later``.
 
 An idiom whose work at the parameter values the cost models assume
-(``polyopt.frontend.params``) is below its threshold is not cut out: its
+(``polyopt.frontend.params``) is below its threshold, or that has none (never called), is not cut out: its
 statement stays with the others, which keeps their fusion (bicg's two
 matrix-vector products read ``A`` once when fused; cut apart, with the call
 not made, they ran 1.3–2.5 times slower at LARGE sizes).  The call of an idiom
@@ -27,7 +27,7 @@ the array is written and never read, would contract it away.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import reduce
 
@@ -52,10 +52,10 @@ class Segment:
 class LibraryPlan:
     """The region's statements as ``segments``, run one after the other (none when no idiom is cut
     out); ``left``: the idioms left to the loops because their work at the assumed parameter values,
-    the second of each pair, is below their threshold."""
+    the second of each pair (None: unknown), is below their threshold or they have none."""
 
     segments: tuple[Segment, ...]
-    left: tuple[tuple[Idiom, int], ...] = ()
+    left: tuple[tuple[Idiom, int | None], ...] = ()
 
 
 def expected_work(idiom: Idiom, values: Mapping[str, int]) -> int | None:
@@ -101,13 +101,13 @@ def plan_library(
     idioms: tuple[Idiom, ...],
     *,
     values: Mapping[str, int],
-    thresholds: Mapping[int, int],
+    threshold: Callable[[Idiom], int | None],
 ) -> LibraryPlan | None:
-    """The segments around the ``idioms`` whose work at the parameter ``values`` reaches the threshold
-    of their BLAS level in ``thresholds`` (``deps`` relaxed for the reductions), or None when there is
-    no idiom or running the segments one after the other would break a dependence."""
-    works = [(idiom, expected_work(idiom, values)) for idiom in idioms]
-    left = tuple((idiom, work) for idiom, work in works if work is not None and work < thresholds[idiom.LEVEL])
+    """The segments around the ``idioms`` whose work at the parameter ``values`` reaches their
+    ``threshold`` (None: the idiom is never cut out; ``deps`` relaxed for the reductions), or None when
+    there is no idiom or running the segments one after the other would break a dependence."""
+    works = [(idiom, expected_work(idiom, values), threshold(idiom)) for idiom in idioms]
+    left = tuple((idiom, work) for idiom, work, least in works if least is None or (work is not None and work < least))
     kept = tuple(idiom for idiom in idioms if all(idiom is not other for other, _ in left))
     if not kept:
         return LibraryPlan((), left) if left else None

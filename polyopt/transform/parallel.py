@@ -116,8 +116,18 @@ def _choose(
             expressions = tuple(sorted(member_expressions(band, member).items()))
             return ParallelLoop(path, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
     if path in tiled and count >= MIN_WAVEFRONT_MEMBERS and band.band_get_permutable():
-        return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())))
+        clauses = _clauses(_wavefront(band), 0, model, reductions)
+        if clauses is not None:
+            return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
     return None
+
+
+def _wavefront(band: isl.ScheduleNode) -> isl.ScheduleNode:
+    """``band`` with its first member replaced by the sum of its first two and split after it: the band
+    below, whose first member runs the tiles of one wavefront."""
+    current = members(band)
+    band = replace_band(band, [current[0].add(current[1])] + current[1:], permutable=True)
+    return band.band_split(1).child(0)
 
 
 def uneven_work(band: isl.ScheduleNode) -> bool:
@@ -169,11 +179,6 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
     """Reorder or skew each planned band and mark its parallel loop (deepest paths first)."""
     for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
         band = node_at(schedule, loop.path)
-        current = members(band)
-        if loop.wavefront:
-            band = replace_band(band, [current[0].add(current[1])] + current[1:], permutable=True)
-            band = band.band_split(1).child(0)
-        else:
-            band = moved_outermost(band, loop.member)
+        band = _wavefront(band) if loop.wavefront else moved_outermost(band, loop.member)
         schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic).get_schedule()
     return schedule

@@ -1,4 +1,4 @@
-/* An array subscripted by an array element (a gather). */
+/* An array subscripted by an array element (a scatter): optimized, its write a may-write. */
 void kernel(int n, int idx[n], double a[n], double b[n])
 {
   int i;

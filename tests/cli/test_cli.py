@@ -101,7 +101,7 @@ BAD_INPUT_TABLE = [
     ("unknown_polyopt_pragma.c", 1, "unknown_polyopt_pragma.c:5:1: error: unknown polyopt pragma 'private(t)'", None),
     ("data_dependent_bound.c", 0, f"data_dependent_bound.c:7:21: {WARNING}array access in a loop bound", True),
     ("nonaffine_subscript.c", 0, f"nonaffine_subscript.c:8:9: {WARNING}product of two variables", True),
-    ("indirect_subscript.c", 0, f"indirect_subscript.c:7:7: {WARNING}array access", True),
+    ("indirect_subscript.c", 0, None, False),
     ("pointer_access.c", 0, f"pointer_access.c:7:13: {WARNING}pointer operation '*'", True),
     ("call_statement.c", 0, f"call_statement.c:9:5: {WARNING}call to 'touch' as a statement", True),
     ("side_effect_call.c", 0, f"side_effect_call.c:8:12: {WARNING}call to 'printf' may have side effects", True),

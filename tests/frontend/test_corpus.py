@@ -18,7 +18,11 @@ from polyopt.cli import options_from_arguments
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, check_program
 from polyopt.pipeline import optimize_text
 
-CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.c"))
+CORPUS = sorted(
+    path
+    for prefix in ("decl_", "const_", "struct_")
+    for path in (Path(__file__).parent / "corpus").glob(f"{prefix}*.c")
+)
 OPTION_SETS_HERE: tuple[tuple[str, ...], ...] = ((), ("--blas=none",))
 _EXPECT = re.compile(r"expect: (?:(optimized)|declined: ([^.]+))\.")
 

@@ -32,7 +32,7 @@ from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, OPTION_SETS, Verdict, check_program, tolerance
-from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Stmt, generate, smaller_variants
+from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.toolchain import compile_c, run_program
 
@@ -211,8 +211,11 @@ def test_integer_programs_are_compared_exactly_and_reassociated_floating_point_w
 
 
 def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
-    program = next(p for p in map(generate, range(7, 100)) if sum(isinstance(n, Stmt) for n in _walk(p.nests)) >= 3)
-    statements = [node.text for node in _walk(program.nests) if isinstance(node, Stmt)]
+    def statements_of(program: Program) -> list[str]:
+        return [node.text for node in _walk(program.nests) if isinstance(node, Stmt)]
+
+    program = next(p for p in map(generate, range(7, 100)) if len(statements_of(p)) >= 3)
+    statements = statements_of(program)
     culprit = statements[len(statements) // 2]
 
     def fake_check(text: str, name: str, sets: list[tuple[str, ...]], **_: object) -> list[Verdict]:
@@ -333,6 +336,11 @@ def _regions(count: int) -> list[str]:
         ("a pointer advanced by a sum", r"\bp (\+=|-=) \w\["),
         ("a column sum", r"\w\[j\] (\+=|-=) \w\[i\]\[j\]"),
         ("a loop bounded by a size macro", r"< sz\d+;"),
+        ("an indirect subscript", r"\[\(\w\[[^]]+\](\[[^]]+\])? % 7 \+ 7\) % \(n \+ 4\)\]"),
+        ("a guard on an array element", r"if \(\w\[[^]]+\](\[[^]]+\])* ([<>]=?|%) "),
+        ("a guarded block", r"if \(\w\[.*\) \{\n.*;\n.*;\n\s*\}"),
+        ("a running extremum", r"if \(.* [<>] s\) \{\n\s+s = "),
+        ("a negated guard", r"if \(!\("),
         ("a temporary declared in a loop body", r"\{\n\s+(double|int) v0 = (?!0;)"),
         ("an accumulator declared in a loop body", r"\{\n\s+(double|int) v0 = 0;\n\s+for \("),
         ("a subscript modulo a named constant", r"\[\w % K\d+\]"),

@@ -16,24 +16,7 @@ import pytest
 from polyopt.fuzz.differential import FAILED, check_file, flags_of
 
 CASES = sorted(Path(__file__).parent.glob("case_*.c"))
-_ISL_FLOW = (
-    "isl's dataflow analysis (compute_flow) fails on these domains with an existential variable "
-    "('affine expression involves some of the domain dimensions'): the region is declined with an "
-    "internal-error warning and copied unchanged"
-)
-KNOWN_BUGS: dict[str, str] = {
-    "case_11639.c": _ISL_FLOW,
-    "case_14320.c": _ISL_FLOW,
-    "case_14534.c": _ISL_FLOW,
-    "case_200226.c": (
-        "the parallel planner proposes a loop whose reduction clauses do not match the reductions it carries; "
-        "verification rejects it and the region falls back to its original order (the output is right)"
-    ),
-    "case_103266.c": (
-        "isl's AST generation, built for any n, skips four instances of this legal 4 x 4 tiled schedule of a "
-        "stride-2 domain (with n fixed at 8 it does not); polyopt's verification checks the schedule, not the loops"
-    ),
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _param(case: Path) -> object:

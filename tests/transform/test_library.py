@@ -20,9 +20,9 @@ BICG = (
 )
 
 
-def _plan(model: PolyModel, values: dict[str, int], thresholds: dict[int, int]) -> LibraryPlan | None:
+def _plan(model: PolyModel, values: dict[str, int], thresholds: dict[int, int | None]) -> LibraryPlan | None:
     deps = relax(model, compute_dependences(model), find_reductions(model))
-    return plan_library(model, deps, find_idioms(model), values=values, thresholds=thresholds)
+    return plan_library(model, deps, find_idioms(model), values=values, threshold=lambda idiom: thresholds[idiom.LEVEL])
 
 
 def test_each_idiom_is_a_segment_of_its_own(model_of: ModelOf) -> None:
@@ -44,6 +44,23 @@ def test_idioms_too_small_at_the_assumed_values_stay_in_the_loops(model_of: Mode
     assert plan is not None and plan.segments == ()
     assert [(idiom.statements, work) for idiom, work in plan.left] == [(("S1",), 3800000), (("S2",), 3800000)]
     assert [expected_work(idiom, {"n": 3, "m": 5}) for idiom in find_idioms(model)] == [15, 15]
+
+
+def test_idioms_never_called_stay_in_the_loops_whatever_their_work(model_of: ModelOf) -> None:
+    model = model_of(BICG)
+
+    plan = _plan(model, {"n": 5000, "m": 4000}, {3: 0, 2: None})
+    unknown = plan_library(
+        model,
+        relax(model, compute_dependences(model), find_reductions(model)),
+        find_idioms(model),
+        values={},
+        threshold=lambda idiom: None,
+    )
+
+    assert plan is not None and plan.segments == ()
+    assert [(idiom.statements, work) for idiom, work in plan.left] == [(("S1",), 20000000), (("S2",), 20000000)]
+    assert unknown is not None and [work for _, work in unknown.left] == [None, None]
 
 
 def test_a_cut_that_breaks_a_dependence_is_refused(model_of: ModelOf) -> None:

@@ -7,6 +7,7 @@ import islpy as isl
 import pytest
 
 import polyopt.transform.parallel as parallel
+from polyopt.analysis.reductions import find_reductions
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
     band_nodes,
@@ -25,9 +26,10 @@ from polyopt.transform.parallel import (
     plan_parallel,
     uneven_work,
 )
+from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.kernels import GEMM, JACOBI_1D
-from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
+from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
 
 # Dependence distances (1, 0) and (1, 1): i is parallel inside t, but not once moved outside it.
 SKEWED_2D = "for (t = 1; t < T; t++)\n  for (i = 1; i < n; i++)\n    B[t][i] = B[t - 1][i] + B[t - 1][i - 1];\n"
@@ -52,6 +54,18 @@ JACOBI_2D = (
     "  for (i = 1; i < n - 1; i++)\n"
     "    for (j = 1; j < n - 1; j++)\n"
     "      A[i][j] = 0.2 * (B[i][j] + B[i - 1][j] + B[i + 1][j] + B[i][j - 1] + B[i][j + 1]);\n"
+    "}\n"
+)
+JACOBI_2D_SUM = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      B[i][j] = 0.2 * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++) {\n"
+    "      A[i][j] = 0.2 * (B[i][j] + B[i - 1][j] + B[i + 1][j] + B[i][j - 1] + B[i][j + 1]);\n"
+    "      s += A[i][j];\n"
+    "    }\n"
     "}\n"
 )
 DURBIN_LIKE = (
@@ -155,6 +169,19 @@ def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> N
     (loop,) = plan.loops
     assert (loop.path, loop.member, loop.wavefront) == (path, 1, True)
     assert {name for name, _ in loop.expressions} == {"S0", "S1"}
+
+
+def test_a_wavefront_names_the_reductions_its_parallel_loop_carries(kernel_of: KernelOf) -> None:
+    kernel = relaxed(kernel_of(JACOBI_2D_SUM))
+    reductions = find_reductions(kernel.model)
+    tiled, paths = _tiled(kernel, kernel.isl_schedule())
+
+    plan = plan_parallel(tiled, kernel.full, paths, kernel.model, reductions)
+
+    (loop,) = plan.loops
+    assert loop.wavefront and loop.reductions
+    ((_, band),) = marked_bands(apply_parallel(tiled, plan), PARALLEL_MARK)
+    assert loop.reductions == reduction_clauses(kernel.model, band, 0, reductions, allow_sections=True)
 
 
 def test_two_member_time_skewed_band_gets_no_wavefront(kernel_of: KernelOf) -> None:

@@ -1,0 +1,152 @@
+"""Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
+
+Public: ``Timing``, ``Measurements``, ``Call``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
+``KINDS``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
+
+The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
+(GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
+product (GEMV) with the loops and the call, at a few sizes n.  From them:
+
+- the microkernel computes GEMMs when it beats the loops at the largest measured size;
+- a GEMM is called from the crossover against what runs otherwise (the microkernel, or the
+  loops without it), never when the call loses at the largest measured size;
+- a batched GEMM (the microkernel does not compute it) from the crossover against the loops;
+- GEMV and GER from the GEMV crossover against the loops;
+- SYRK, SYR2K, TRMM and SYMM, not measured, from the machine's level-3 threshold.
+
+The crossover is the smallest measured n from which the call is faster at every larger measured
+n; the threshold is its work (n³ or n²), checked at run time.  A threshold that a target file or a
+flag sets for a BLAS level (``given``) wins over the measurements of that level.  Without
+measurements every idiom is called from the machine's threshold of its level and the microkernel
+runs where no call is made (``default_choice``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
+from polyopt.machine import Machine
+
+KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
+_FIELDS = {3: "blas3_threshold", 2: "blas2_threshold"}  # the machine's threshold of each BLAS level
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Median region seconds at size ``n``: polyopt's loops, the library call, and the microkernel
+    (None where it was not measured)."""
+
+    size: int
+    loops: float
+    call: float
+    microkernel: float | None = None
+
+
+@dataclass(frozen=True)
+class Measurements:
+    """What the probe measured: GEMM (n×n×n) and GEMV (n×n) timings, the library as it reports
+    itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown), and the
+    machine's load average over the last minute when the probe started (a busy machine skews them)."""
+
+    gemm: tuple[Timing, ...]
+    gemv: tuple[Timing, ...]
+    corename: str = ""
+    config: str = ""
+    load: float = 0.0
+
+
+@dataclass(frozen=True)
+class Call:
+    """When the CBLAS call of one idiom kind (``kind``: the class name) is made: from work ``threshold``,
+    never when it is None; ``reason`` says where the threshold came from."""
+
+    kind: str
+    threshold: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class LibraryChoice:
+    """The calls of every idiom kind, whether the microkernel computes GEMMs where no call is made,
+    and where the choice came from."""
+
+    calls: tuple[Call, ...]
+    microkernel: bool
+    origin: str
+
+    def threshold(self, idiom: Idiom) -> int | None:
+        """The work from which ``idiom`` is called (None: never)."""
+        return next(call.threshold for call in self.calls if call.kind == type(idiom).__name__)
+
+    def describe(self) -> tuple[str, ...]:
+        """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
+        lines = [f"GEMMs not called: {'the microkernel' if self.microkernel else 'the loops'}"]
+        for call in self.calls:
+            when = "never called" if call.threshold is None else f"called from work {call.threshold}"
+            lines.append(f"{call.kind}: {when} ({call.reason})")
+        return tuple(lines)
+
+
+# the choice of a run whose probe has not run yet: the first region with an idiom raises ``ProbeNeeded``
+AWAITING_PROBE = LibraryChoice((), True, "awaiting the probe")
+
+
+class ProbeNeeded(Exception):
+    """A region needs the library choice, which waits for the probe (run by the caller, outside the region)."""
+
+
+def crossover(timings: tuple[Timing, ...], microkernel: bool = False) -> int | None:
+    """The smallest size from which the call beats the alternative (the microkernel when
+    ``microkernel``, else the loops) at every larger measured size; None when it loses at the largest."""
+    found: int | None = None
+    for timing in sorted(timings, key=lambda t: t.size, reverse=True):
+        alternative = timing.microkernel if microkernel and timing.microkernel is not None else timing.loops
+        if timing.call >= alternative:
+            break
+        found = timing.size
+    return found
+
+
+def microkernel_wins(timings: tuple[Timing, ...]) -> bool:
+    """Whether the microkernel beat the loops at the largest measured GEMM size."""
+    largest = max(timings, key=lambda t: t.size)
+    return largest.microkernel is not None and largest.microkernel < largest.loops
+
+
+def _machine_call(kind: type[Idiom], machine: Machine) -> Call:
+    field = _FIELDS[kind.LEVEL]
+    return Call(kind.__name__, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
+
+
+def default_choice(machine: Machine) -> LibraryChoice:
+    """Every idiom called from the machine's threshold of its level; the microkernel where no call is made."""
+    return LibraryChoice(tuple(_machine_call(kind, machine) for kind in KINDS), True, f"machine ({machine.origin})")
+
+
+def _measured_call(kind: type[Idiom], timings: tuple[Timing, ...], power: int, microkernel: bool, name: str) -> Call:
+    size = crossover(timings, microkernel)
+    against = "the microkernel" if microkernel else "the loops"
+    if size is None:
+        largest = max(t.size for t in timings)
+        return Call(kind.__name__, None, f"{name} call slower than {against} up to n = {largest}")
+    return Call(kind.__name__, size**power, f"{name} call faster than {against} from n = {size}")
+
+
+def measured_choice(
+    measurements: Measurements, machine: Machine, given: frozenset[int], microkernel: bool, origin: str
+) -> LibraryChoice:
+    """The choice from ``measurements`` (see the module docstring): ``given`` are the BLAS levels whose
+    threshold a target file or a flag sets; ``microkernel``: whether the microkernel may run at all."""
+    kernel = microkernel and microkernel_wins(measurements.gemm)
+    measured = {
+        Gemm: _measured_call(Gemm, measurements.gemm, 3, kernel, "GEMM"),
+        BatchedGemm: _measured_call(BatchedGemm, measurements.gemm, 3, False, "GEMM"),
+        Gemv: _measured_call(Gemv, measurements.gemv, 2, False, "GEMV"),
+        Ger: _measured_call(Ger, measurements.gemv, 2, False, "GEMV"),
+    }
+    calls = tuple(
+        measured[kind] if kind in measured and kind.LEVEL not in given else _machine_call(kind, machine)
+        for kind in KINDS
+    )
+    return LibraryChoice(calls, kernel, origin)
