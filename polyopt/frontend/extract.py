@@ -185,6 +185,7 @@ class _Extractor:
     clashing: frozenset[str] = frozenset()  # declared names that need another name in the model
     taken: set[str] = field(default_factory=set)  # names a renamed declaration must avoid
     locals: list[Local] = field(default_factory=list)
+    declared: set[str] = field(default_factory=set)  # the names the region declares, as written
     local_types: dict[str, CType] = field(default_factory=dict)
     members: dict[str, str] = field(default_factory=dict)  # a member's spelling (``p->f``) -> its model name
     whole: dict[str, c_ast.Node] = field(default_factory=dict)  # names accessed whole -> a use
@@ -330,6 +331,7 @@ class _Extractor:
                 number += 1
             name = f"{name}_{number}"
         self.taken.add(name)
+        self.declared.add(decl.name)
         self.locals.append(Local(name, type_spelling(decl), ctx.iterators))
         self.local_types[name] = declarator_type(decl.type, self.declarations)
         inner = replace(ctx, names={**ctx.names, decl.name: name})
@@ -474,13 +476,13 @@ class _Extractor:
     # -- data-dependent conditions --------------------------------------------
     def attempt(self, extract: Callable[[], _T], node: c_ast.Node | None) -> _T | None:
         """``extract()`` (an affine reading of ``node``), or None when it fails and ``node`` is None or
-        data-dependent: it reads an array or a variable that the region writes (the parameters that
+        data-dependent: it reads an array or a variable that the region writes or declares (the parameters that
         ``extract`` met are then forgotten)."""
         parameters = dict(self.parameters)
         try:
             return extract()
         except UnsupportedRegion:
-            if node is not None and not _reads_data(node, self.written - self.all_iterators):
+            if node is not None and not _reads_data(node, (self.written | self.declared) - self.all_iterators):
                 raise
             self.parameters = parameters
             return None

@@ -350,12 +350,7 @@ REJECTIONS = [
         "'static' declaration of 'k'",
     ),
     ("structure declaration", "struct pt q;\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n", "4:11", "'q' of a structure"),
-    (
-        "declared name in a subscript",
-        "for (i = 0; i < n; i++) {\n  int k = i;\n  a[k] = 0;\n}\n",
-        "6:5",
-        "'k' is declared",
-    ),
+    ("declared name in a bound", "int m = n;\nfor (i = 0; i < m; i++)\n  a[i] = 0;\n", "5:17", "'m' is declared"),
     (
         "pragma",
         "#pragma omp parallel for\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n",

@@ -11,7 +11,7 @@ from polyopt.diagnostics import UnsupportedRegion
 from polyopt.emit.body import print_statement
 from polyopt.frontend.declarations import FLOATING, INTEGER
 from polyopt.frontend.locals import clashing_declarations, member_name, members_overlap, renamed
-from polyopt.frontend.scop import Access, Local, Scop, Var
+from polyopt.frontend.scop import Access, Local, Scop, Unknown, Var
 from polyopt.transform.privatization import privatized
 
 ScopOf = Callable[..., Scop]
@@ -160,3 +160,10 @@ def test_renaming_leaves_member_names_alone(parse_body: ParseBody) -> None:
     printed = c_generator.CGenerator().visit(renamed(statement, {"t": c_ast.ID("u")}))
 
     assert printed == "s.t = u"
+
+
+def test_a_declared_scalar_in_a_subscript_is_data_dependent(scop_of: ScopOf) -> None:
+    scop = scop_of("for (i = 0; i < n; i++) {\n  int k = b[i];\n  a[k] = 0;\n}\n")
+
+    assert scop.statements[1].writes == (Access("a", (Unknown(),), may=True),)
+    assert Access("k", ()) in scop.statements[1].reads
