@@ -356,3 +356,12 @@ def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps(kernel: 
     assert region.report is not None
     assert any("instead of a scalar wavefront" in note for note in region.report.notes) is stepwise
     assert any("wavefront" in loop for loop in region.report.parallel) is not stepwise
+
+
+def test_floyd_warshall_runs_the_rows_off_row_k_in_parallel_after_a_split() -> None:
+    (region,) = optimize_text((EXAMPLES / "floyd-warshall.c").read_text(), "floyd-warshall.c", Options()).regions
+
+    assert region.report is not None and region.warnings == ()
+    split = "S0 split on i == k into S0_lt (<), S0_eq (==), S0_gt (>)"
+    assert any(note.startswith(split) for note in region.report.notes)
+    assert len(region.report.parallel) == 2
