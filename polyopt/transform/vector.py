@@ -1,6 +1,7 @@
 """Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
 
 Public: ``VectorLoop``, ``VectorPlan``, ``candidate_members``, ``innermost_member``, ``carries_own_dependence``,
+``walks_tiles``,
 ``plan_vector``, ``apply_vector``.
 
 Each member of an innermost permutable band is scored as if it were the
@@ -9,6 +10,13 @@ band's statements (s: stride-1, t: stride-0, a: all accesses, v: parallel with
 only stride-0/1 accesses).  The best member is moved innermost; when it is
 vectorizable it is split off and marked ``omp simd``.  The parallel loop of a
 band under a parallel mark stays where it is.
+
+In the point band of a tile (the loops outside it are functions of its own: ``walks_tiles``),
+a best member that runs a recurrence (``carries_own_dependence``: each iteration waits for
+the previous one's result) gives way to the best member that carries no dependence: the
+tile's footprint was sized to stay in cache, so its scattered accesses hit there, while
+the recurrence's latency would bound every iteration (adi's sweeps: the rows of a tile run
+side by side instead of one division chain after the other).
 """
 
 from __future__ import annotations
@@ -128,10 +136,31 @@ def _vector_loop(
     clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
     scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
     best = max(candidates, key=lambda m: (scores[m].score, m))
+    independent = [m for m in candidates if clauses[m] is not None]
+    if (
+        independent
+        and not scores[best].vectorizable
+        and walks_tiles(band)
+        and carries_own_dependence(band, best, dependences)
+    ):
+        best = max(independent, key=lambda m: (scores[m].score, m))
     names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
     table = tuple((names[m], scores[m]) for m in candidates)
     simd = scores[best].vectorizable
     return VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ())
+
+
+def walks_tiles(band: isl.ScheduleNode) -> bool:
+    """Whether ``band`` is the point band of a tile: the band around it (under a mark, if any)
+    takes one value for each of its values."""
+    outer = band.parent()
+    if outer.get_type() == isl.schedule_node_type.mark:
+        outer = outer.parent()
+    if outer.get_type() != isl.schedule_node_type.band:
+        return False
+    points = band.band_get_partial_schedule_union_map().intersect_domain(band.get_domain())
+    tiles = outer.band_get_partial_schedule_union_map().intersect_domain(band.get_domain())
+    return points.reverse().apply_range(tiles).is_single_valued()
 
 
 def innermost_member(
