@@ -147,6 +147,7 @@ def plan_splits(model: PolyModel, deps: Dependences) -> tuple[Split, ...]:
 
 
 def _fresh(name: str, taken: set[str]) -> str:
+    """``name``, with underscores appended until no statement is called so."""
     while name in taken:
         name += "_"
     return name
