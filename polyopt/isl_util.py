@@ -2,7 +2,7 @@
 
 Everything else in polyopt names dimensions; these helpers translate.
 Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``value_at``, ``constant``,
-``at_parameters``, ``total``, ``extended``, ``equate_prefix``,
+``at_parameters``, ``total``, ``extended``, ``equate_prefix``, ``solutions_for``,
 ``maps_of``, ``sets_of``, ``union_of``, ``has_local_variables``.
 """
 
@@ -124,6 +124,27 @@ def equate_prefix(relation: isl.Map, depth: int) -> isl.Map:
     for position in range(depth):
         relation = relation.equate(isl.dim_type.in_, position, isl.dim_type.out, position)
     return relation
+
+
+def solutions_for(values: isl.Set, name: str) -> list[tuple[tuple[tuple[str, int], ...], int]]:
+    """Each way the affine hull of ``values`` fixes the dimension ``name`` as an integer affine function of
+    its other named dimensions and parameters: ``(terms, constant)``, ``name = Σ coefficient·term + constant``."""
+    space = values.get_space()
+    solutions: list[tuple[tuple[tuple[str, int], ...], int]] = []
+    for constraint in values.affine_hull().get_constraints():
+        own = constraint.get_coefficient_val(isl.dim_type.set, space.find_dim_by_name(isl.dim_type.set, name))
+        if not constraint.is_equality() or abs(own.to_python()) != 1:
+            continue
+        sign = -own.to_python()
+        terms = tuple(
+            (space.get_dim_name(kind, position), sign * value)
+            for kind in (isl.dim_type.param, isl.dim_type.set)
+            for position in range(space.dim(kind))
+            if space.get_dim_name(kind, position) != name
+            and (value := constraint.get_coefficient_val(kind, position).to_python())
+        )
+        solutions.append((terms, sign * constraint.get_constant_val().to_python()))
+    return solutions
 
 
 def sets_of(union: isl.UnionSet) -> list[isl.Set]:

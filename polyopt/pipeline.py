@@ -22,6 +22,7 @@ from polyopt.analysis.inplace import InPlace, plan_in_place
 from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import NonReduction, Reduction, find_reductions, non_reductions, relax
+from polyopt.analysis.splitting import Split, plan_splits
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import IllegalTransform, Location, UnsupportedRegion, format_message
 from polyopt.emit.ast_run import executes_domain_once
@@ -69,6 +70,7 @@ from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parall
 from polyopt.transform.privatization import private_locals, privatized
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.scheduling import configure
+from polyopt.transform.splitting import split
 from polyopt.transform.tiling import (
     Sizer,
     TiledBand,
@@ -406,6 +408,18 @@ def _expanded(model: PolyModel, deps: Dependences, options: Options) -> tuple[Po
     return expanded, compute_dependences(expanded), expansions
 
 
+def _split(model: PolyModel, deps: Dependences, options: Options) -> tuple[PolyModel, Dependences, tuple[Split, ...]]:
+    """The region with statements split where a loop carries dependences only through one hyperplane
+    (``polyopt.analysis.splitting``), modelled again."""
+    if options.identity:
+        return model, deps, ()
+    splits = plan_splits(model, deps)
+    if not splits:
+        return model, deps, ()
+    pieces = build_model(split(model.scop, splits), model.ctx)
+    return pieces, compute_dependences(pieces), splits
+
+
 @dataclass(frozen=True)
 class _Part:
     """The code, report, warnings and one-line summary of a region or of one segment of it."""
@@ -488,13 +502,14 @@ def _part(
     original_deps = compute_dependences(original)
     model, deps, places, declined = _in_place(original, original_deps, options)
     model, deps, expansions = _expanded(model, deps, options)
+    model, deps, splits = _split(model, deps, options)
     schedule, decisions = model.schedule, NO_DECISIONS
     reassociating = options.reassociate and not options.identity
     reductions = find_reductions(model) if reassociating else ()
     relaxed = relax(model, deps, reductions)
     if not options.identity:
         schedule, decisions = _transform(model, relaxed, options, reductions, setting.values(), dead)
-        notes = (*declined, *decisions.notes)
+        notes = (*declined, *(plan.describe() for plan in splits), *decisions.notes)
         decisions = replace(decisions, expansions=expansions, in_place=places, notes=notes)
     warnings: tuple[str, ...] = ()
     try:

@@ -326,15 +326,16 @@ def test_sweeps_that_walk_columns_or_carry_a_recurrence_beyond_l1_are_tiled() ->
     assert len(untiled) == 1 and "23 KiB of lines <= L1" in untiled[0]  # the last sweep's rows fit L1
 
 
-def test_a_sequential_band_with_a_scalar_inner_loop_gets_square_tiles() -> None:
+def test_a_band_with_a_scalar_inner_loop_gets_square_tiles() -> None:
     path = EXAMPLES / "floyd-warshall.c"  # LARGE: rows i and k of the 2800 x 2800 matrix, 43 KiB, exceed L1
     options = Options(blas="none", microkernel=False, machine=AVX512_1M)
 
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (band,) = region.report.tiles
-    assert "sizes [32, 32]" in band and "member(s) [0] capped at the inner tile (no parallel member)" in band
+    assert len(region.report.tiles) == 2  # the rows above and below row k, each with i parallel
+    for band in region.report.tiles:
+        assert "sizes [32, 32]" in band and "member(s) [0] capped at the inner tile (a scalar loop)" in band
 
 
 def test_a_parallel_vector_member_with_too_few_tiles_for_the_cores_is_evened_out() -> None:
@@ -359,3 +360,13 @@ def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps(kernel: 
     assert region.report is not None
     assert any("instead of a scalar wavefront" in note for note in region.report.notes) is stepwise
     assert any("wavefront" in loop for loop in region.report.parallel) is not stepwise
+
+
+def test_floyd_warshall_runs_the_rows_off_row_k_in_parallel_after_a_split() -> None:
+    (region,) = optimize_text((EXAMPLES / "floyd-warshall.c").read_text(), "floyd-warshall.c", Options()).regions
+
+    assert region.report is not None and region.warnings == ()
+    split = "S0 split on i == k into S0_lt (<), S0_eq (==), S0_gt (>)"
+    assert any(note.startswith(split) for note in region.report.notes)
+    assert len(region.report.parallel) == 2
+    assert all(line.startswith("innermost j;") for line in region.report.vector)  # column k: no recurrence

@@ -125,7 +125,7 @@ class TileChoice:
         elif self.inner is not None:
             inner = f"member {self.inner} fixed (vector loop), "
         if self.capped:
-            why = "inner tile (no parallel member)" if self.square else "vector tile (range coupled to it)"
+            why = "inner tile (a scalar loop)" if self.square else "vector tile (range coupled to it)"
             inner += f"member(s) {list(self.capped)} capped at the {why}, "
         if self.evened is not None:
             inner += self.evened.describe()
@@ -183,6 +183,7 @@ def choose_tile_sizes(
     coupled: Sequence[int] = (),
     streams: bool = False,
     scalar: bool = False,
+    recurrence: bool = False,
 ) -> TileChoice:
     """Alg. 3 for one band: ``extents`` per member at the parameter values (None: unknown),
     ``inner`` the member held at ``inner_size`` (default ``INNER_VECTORS`` vectors) or None,
@@ -199,9 +200,10 @@ def choose_tile_sizes(
     A ``scalar`` inner member (one that can never be a vector loop) is held at
     ``SCALAR_INNER_LINES`` lines' worth of elements instead: long rows pay only for vectors,
     and in a skewed wavefront tile they widen every other member's footprint (seidel-2d).
-    Its band's iteration must fit L1 to stay untiled, as a column walk's must; without a
-    parallel member, the other members are capped at it (square tiles: a tall 488x32 tile
-    lost to 32x32 on floyd-warshall)."""
+    Its band's iteration must fit L1 to stay untiled, as a column walk's must; the other
+    members are capped at it (square tiles: a tall 488x32 tile lost to 32x32 on floyd-warshall,
+    1 thread, N = 1600: 4.2-5.2 s against 2.4-2.7 s), unless it runs a ``recurrence`` and a
+    parallel member takes its place innermost in the tile (``polyopt.transform.vector``)."""
     reuse = tuple(
         own + extra for own, extra in zip(footprint.reuse(), [*carried] or [0] * footprint.members, strict=True)
     )
@@ -230,7 +232,7 @@ def choose_tile_sizes(
     sizes = [
         fixed.get(m, _clamp(_aligned(max(MIN_TILE, math.floor(g * root))), extents[m])) for m, g in enumerate(gamma)
     ]
-    square = scalar and parallel is None
+    square = scalar and (parallel is None or not recurrence)
     if square:
         coupled = range(len(sizes))
     capped = tuple(m for m in coupled if inner is not None and m not in fixed and sizes[m] > sizes[inner])

@@ -38,7 +38,7 @@ from polyopt.schedule_tree import (
     parallel_outermost,
 )
 from polyopt.transform.parallel import uneven_work
-from polyopt.transform.vector import carries_own_dependence, innermost_member
+from polyopt.transform.vector import carries_own_dependence, innermost_member, runs_recurrence
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
 Sizer = Callable[[isl.ScheduleNode], TileChoice | None]
@@ -186,13 +186,14 @@ def model_sizer(
             return None
         count = band.band_n_member()
         extents = [member_extent(band, m, parameters) for m in range(count)]
-        inner, reduction, streams, scalar = None, False, False, False
+        inner, reduction, streams, scalar, recurrence = None, False, False, False, False
         if not band_has_inner_band(band):
             vector = innermost_member(model, band, dependences, reductions)
             inner = vector.member if vector.simd or vector.score().spatial else None
             reduction = vector.simd and bool(vector.reductions)
             streams = vector.score().streams
             scalar = inner is not None and not vector.simd and carries_own_dependence(band, inner, dependences)
+            recurrence = scalar and runs_recurrence(band, inner, dependences)
         parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
         carried = dependence_reuse(band, flow)
         threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
@@ -210,6 +211,7 @@ def model_sizer(
             "coupled": coupled,
             "streams": streams,
             "scalar": scalar,
+            "recurrence": recurrence,
         }
         if reduction and inner is not None:
             return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)

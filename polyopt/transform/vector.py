@@ -1,6 +1,7 @@
 """Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
 
 Public: ``VectorLoop``, ``VectorPlan``, ``candidate_members``, ``innermost_member``, ``carries_own_dependence``,
+``runs_recurrence``, ``walks_tiles``,
 ``plan_vector``, ``apply_vector``.
 
 Each member of an innermost permutable band is scored as if it were the
@@ -9,6 +10,13 @@ band's statements (s: stride-1, t: stride-0, a: all accesses, v: parallel with
 only stride-0/1 accesses).  The best member is moved innermost; when it is
 vectorizable it is split off and marked ``omp simd``.  The parallel loop of a
 band under a parallel mark stays where it is.
+
+In the point band of a tile (the loops outside it are functions of its own: ``walks_tiles``),
+a best member that runs a recurrence (``runs_recurrence``: each iteration waits for
+one before it) gives way to the best member that carries no dependence: the
+tile's footprint was sized to stay in cache, so its scattered accesses hit there, while
+the recurrence's latency would bound every iteration (adi's sweeps: the rows of a tile run
+side by side instead of one division chain after the other).
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from polyopt.schedule_tree import (
     moved_innermost,
     node_at,
     replace_band,
+    same_outer,
 )
 from polyopt.transform.reductions import reduction_clauses
 
@@ -128,10 +137,26 @@ def _vector_loop(
     clauses = {m: _simd_clauses(model, band, m, dependences, reductions) for m in candidates}
     scores = {m: _score(model, band, m, clauses[m] is not None) for m in candidates}
     best = max(candidates, key=lambda m: (scores[m].score, m))
+    independent = [m for m in candidates if clauses[m] is not None]
+    if independent and not scores[best].vectorizable and walks_tiles(band) and runs_recurrence(band, best, dependences):
+        best = max(independent, key=lambda m: (scores[m].score, m))
     names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
     table = tuple((names[m], scores[m]) for m in candidates)
     simd = scores[best].vectorizable
     return VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ())
+
+
+def walks_tiles(band: isl.ScheduleNode) -> bool:
+    """Whether ``band`` is the point band of a tile: the band around it (under a mark, if any)
+    takes one value for each of its values."""
+    outer = band.parent()
+    if outer.get_type() == isl.schedule_node_type.mark:
+        outer = outer.parent()
+    if outer.get_type() != isl.schedule_node_type.band:
+        return False
+    points = band.band_get_partial_schedule_union_map().intersect_domain(band.get_domain())
+    tiles = outer.band_get_partial_schedule_union_map().intersect_domain(band.get_domain())
+    return points.reverse().apply_range(tiles).is_single_valued()
 
 
 def innermost_member(
@@ -145,15 +170,40 @@ def carries_own_dependence(band: isl.ScheduleNode, member: int, dependences: isl
     """Whether ``member``, moved innermost, carries a dependence of a statement on itself
     (seidel-2d's in-place sweep along j): no distribution of the loop by statement can then
     make it a vector loop."""
-    own = [
-        piece
-        for piece in maps_of(dependences)
-        if piece.get_tuple_name(isl.dim_type.in_) == piece.get_tuple_name(isl.dim_type.out)
-    ]
+    own = _own(dependences)
     if not own:
         return False
     own_union = union_of(own, isl.UnionMap.empty(dependences.get_space()))
     return carries(moved_innermost(band, member), band.band_n_member() - 1, own_union)
+
+
+def _own(dependences: isl.UnionMap) -> list[isl.Map]:
+    """The dependences of a statement on itself."""
+    return [
+        piece
+        for piece in maps_of(dependences)
+        if piece.get_tuple_name(isl.dim_type.in_) == piece.get_tuple_name(isl.dim_type.out)
+    ]
+
+
+def runs_recurrence(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
+    """Whether ``member``, moved innermost, carries a dependence of a statement on itself at one
+    constant distance: a chain in which each iteration waits for one a fixed number of iterations
+    before (adi's ``p[i][j - 1]``), not a fan-out from a few iterations (floyd-warshall's column ``k``,
+    which gcc still vectorizes around)."""
+    permuted = moved_innermost(band, member)
+    last = band.band_n_member() - 1
+    this = isl.UnionMap.from_union_pw_aff(permuted.band_get_partial_schedule().get_union_pw_aff(last))
+    for piece in _own(dependences):
+        pairs = same_outer(permuted, last, isl.UnionMap.from_map(piece)).apply_domain(this).apply_range(this)
+        if pairs.is_empty():
+            continue
+        distances = isl.Map.from_union_map(pairs).deltas()
+        zero = isl.Set.universe(distances.get_space()).fix_val(isl.dim_type.set, 0, isl.Val.zero(distances.get_ctx()))
+        carried = distances.subtract(zero)
+        if carried.is_singleton() and not carried.is_empty():
+            return True
+    return False
 
 
 def plan_vector(

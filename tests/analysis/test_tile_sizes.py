@@ -293,14 +293,16 @@ def test_an_iteration_that_strides_across_lines_must_fit_l1_to_stay_untiled() ->
     assert resident_level(AVX512_1M, AVX512_1M.l2 + 1, streams=True) is None
 
 
-def test_a_band_with_a_scalar_inner_member_and_no_parallel_member_takes_square_tiles() -> None:
+def test_a_band_with_a_scalar_inner_member_takes_square_tiles_unless_a_parallel_member_replaces_it() -> None:
     extents = [2800, 2800, 2800]
     sequential = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=None, scalar=True)
     shared = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, scalar=True)
+    chained = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, scalar=True, recurrence=True)
 
     assert sequential.sizes == (32, 32, 32) and sequential.capped == (0, 1)
-    assert "capped at the inner tile (no parallel member)" in sequential.describe()
-    assert shared.sizes[2] == 32 and shared.sizes[1] > 32 and shared.capped == ()
+    assert "capped at the inner tile (a scalar loop)" in sequential.describe()
+    assert shared.sizes == (32, 32, 32) and shared.capped == (0, 1)
+    assert chained.sizes[2] == 32 and chained.sizes[1] > 32 and chained.capped == ()
 
 
 def test_a_scalar_inner_member_keeps_its_band_untiled_only_within_l1() -> None:
@@ -315,7 +317,9 @@ def test_a_scalar_inner_member_keeps_its_band_untiled_only_within_l1() -> None:
 
 def test_a_scalar_band_with_a_parallel_member_reports_a_coupled_cap_as_coupling() -> None:
     extents = [2800, 2800, 2800]
-    choice = choose_tile_sizes(COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, coupled=(1,), scalar=True)
+    choice = choose_tile_sizes(
+        COVARIANCE, extents, AVX512_1M, inner=2, parallel=0, coupled=(1,), scalar=True, recurrence=True
+    )
 
     assert choice.capped == (1,) and not choice.square
     assert "capped at the vector tile (range coupled to it)" in choice.describe()

@@ -153,3 +153,16 @@ def test_apply_vector_respects_every_dependence(kernel_of: KernelOf, body: str, 
     for _, band in marked_bands(schedule, SIMD_MARK):
         assert band.band_n_member() == 1
         assert not carries(band, 0, kernel.full)
+
+
+ROW_RECURRENCE = "for (i = 0; i < n; i++)\n  for (j = 1; j < n; j++)\n    p[i][j] = 1.0 / (2.0 * p[i][j - 1] + 3.0);\n"
+
+
+def test_a_tile_runs_its_independent_rows_side_by_side_rather_than_a_recurrence(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(ROW_RECURRENCE)
+
+    _, tiled = _transform(kernel.model, kernel.deps, Options(), parameters={"n": 8000})
+    _, untiled = _transform(kernel.model, kernel.deps, NOTILE, parameters={"n": 8000})
+
+    assert tiled.tiles.bands and [loop.chosen for loop in tiled.vector.loops] == ["i"]
+    assert [loop.chosen for loop in untiled.vector.loops] == ["j"]
