@@ -12,6 +12,9 @@ Public:
 - ``first_difference(expected, actual, *, rel_tol, abs_tol)``: where two program outputs differ, or None
   (``polyopt.toolchain``'s, which also builds and runs the programs behind these wrappers).
 - ``assert_same_output(expected, actual, *, rel_tol, abs_tol, context)``: assert they do not differ.
+- ``needs_gcc``: a mark that skips a test where gcc is not installed.
+- ``working_copy(files, folder, monkeypatch)``: copy a fixture tree or files into ``folder`` and make it
+  the current folder.
 
 Failures raise ``AssertionError`` with the command, its standard error and, for outputs,
 the first differing token and its position, so that a failing test explains itself.
@@ -29,14 +32,35 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from polyopt import toolchain
 from polyopt.toolchain import first_difference
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
+needs_gcc = pytest.mark.skipif(shutil.which(toolchain.CC) is None, reason="gcc is not installed")
+
+
+def working_copy(files: Path | Sequence[Path], folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the fixture tree ``files`` (a folder) or of the files ``files`` in ``folder``, made the
+    current folder; returns the copied tree, or the first copied file."""
+    if isinstance(files, Path):
+        copy = folder / files.name
+        shutil.copytree(files, copy)
+    else:
+        for file in files:
+            shutil.copy(file, folder / file.name)
+        copy = folder / files[0].name
+    monkeypatch.chdir(folder if not isinstance(files, Path) else copy)
+    return copy
+
+
 __all__ = [
     "EXAMPLES",
     "assert_same_output",
+    "needs_gcc",
+    "working_copy",
     "compile_c",
     "compile_original",
     "first_difference",

@@ -11,7 +11,6 @@ floating-point matrix product, printed ``%0.2lf``), ``smooth1d`` (a time-iterate
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,21 +18,17 @@ import pytest
 from polyopt.check import find_utilities, polybench_additions
 from polyopt.toolchain import first_difference
 from tests.cli.test_cli import run
+from tests.support import needs_gcc, working_copy
 
 TREE = Path(__file__).resolve().parent / "polybench_check_tree"
 MM = "linear-algebra/kernels/mm/mm.c"
 HOPS = "medley/hops/hops.c"
 
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
-
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of ``polybench_check_tree``, made the current folder."""
-    copy = tmp_path / "polybench"
-    shutil.copytree(TREE, copy)
-    monkeypatch.chdir(copy)
-    return copy
+    return working_copy(TREE, tmp_path, monkeypatch)
 
 
 def test_integers_must_be_equal_whatever_the_tolerance() -> None:

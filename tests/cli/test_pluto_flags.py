@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from polyopt.cli import options_from_arguments
 from tests.cli.test_cli import run
-from tests.support import EXAMPLES
+from tests.support import EXAMPLES, working_copy
 
 
 @pytest.fixture
 def gemm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The example gemm.c and its header in a fresh current folder."""
-    for name in ("gemm.c", "polybench_lite.h"):
-        shutil.copy(EXAMPLES / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "gemm.c"
+    return working_copy([EXAMPLES / "gemm.c", EXAMPLES / "polybench_lite.h"], tmp_path, monkeypatch)
 
 
 def test_a_pluto_makefile_line_works_unchanged(gemm: Path) -> None:

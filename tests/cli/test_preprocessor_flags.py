@@ -19,21 +19,17 @@ import pytest
 
 from polyopt.cli import options_from_arguments
 from tests.cli.test_cli import run
+from tests.support import needs_gcc, working_copy
 
 TREE = Path(__file__).resolve().parent / "polybench_tree"
 KERNEL = "linear-algebra/kernels/scale/scale.c"
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
-
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of ``polybench_tree``, made the current folder."""
-    copy = tmp_path / "polybench"
-    shutil.copytree(TREE, copy)
-    monkeypatch.chdir(copy)
-    return copy
+    return working_copy(TREE, tmp_path, monkeypatch)
 
 
 def parameters_line(stderr: str) -> str:

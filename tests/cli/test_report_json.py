@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from polyopt.diagnostics import Location
 from polyopt.frontend.params import ParameterValue
 from polyopt.report import DependenceLine, RegionReport, StatementLine, format_report
 from tests.cli.test_cli import run
-from tests.support import EXAMPLES
+from tests.support import EXAMPLES, working_copy
 
 README = Path(__file__).resolve().parent.parent.parent / "README.md"
 OUTSIDE_THE_MODEL = """\
@@ -31,10 +30,8 @@ void k(int n, int *a)
 
 @pytest.fixture
 def gemm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("gemm.c", "polybench_lite.h"):
-        shutil.copy(EXAMPLES / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "gemm.c"
+    """The example gemm.c and its header in a fresh current folder."""
+    return working_copy([EXAMPLES / "gemm.c", EXAMPLES / "polybench_lite.h"], tmp_path, monkeypatch)
 
 
 def rebuilt(region: dict[str, Any]) -> RegionReport:

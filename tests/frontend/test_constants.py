@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 
 import pytest
@@ -14,8 +13,8 @@ from polyopt.frontend.constants import constant_probes, named_constants
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import find_regions
 from polyopt.frontend.scop import Access, BinOp, Const, Unknown, Var
+from tests.support import needs_gcc
 
-needs_gcc = pytest.mark.skipif(shutil.which(params.CC) is None, reason="gcc is not installed")
 ParseBody = Callable[[str], c_ast.Compound]
 WHERE = Location("k.c", 3, 1)
 

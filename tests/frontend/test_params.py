@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,10 @@ import pytest
 
 from polyopt.frontend import params
 from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
+from tests.support import needs_gcc
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 
-needs_gcc = pytest.mark.skipif(shutil.which(params.CC) is None, reason="gcc is not installed")
 
 POLYBENCH_STYLE = """\
 #if defined(MINI_DATASET)
