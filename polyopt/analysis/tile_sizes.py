@@ -22,7 +22,7 @@ even share, the tile is shortened (by half at most) to the one that loads it
 least (doitgen: 3 tiles of 64 on 2 cores run 128 of 160 iterations on one,
 4 tiles of 40 run 80 on each).  A smaller excess is left alone: the other
 core's share of memory bandwidth goes to the late one (gemm's 21 tiles of 48
-rows against 22 of 46: no measured difference; bench/RESULTS.md, session 13).
+rows against 22 of 46: no measured difference; bench/RESULTS.md, entry 13).
 For ``--l2tile`` the L1 tiles are grouped into L2 tiles: every member but the
 vector one scaled by the factor that makes the footprint fill L2, when that
 factor is at least 2.
@@ -36,11 +36,11 @@ A member outside the vector member whose range the domain couples to it (a
 triangle such as j >= i) keeps a tile no longer than the vector member's: a
 row of longer tiles crosses the diagonal in more, mostly empty tiles, whose
 vector loops run short (covariance 40x32x88 -> 32x32x88, ludcmp 72x48x32 ->
-32x48x32; measured in bench/RESULTS.md, session 11).
+32x48x32; measured in bench/RESULTS.md, entry 11).
 
 An inner member that carries a dependence of a statement on itself never becomes
 a vector loop; it is held at ``SCALAR_INNER_LINES`` cache lines' worth of
-elements instead (seidel-2d: 48x48x64 -> 32x32x32; session 12); in a band with no
+elements instead (seidel-2d: 48x48x64 -> 32x32x32; bench/RESULTS.md, entry 12); in a band with no
 parallel member the other members are capped at it (floyd-warshall: 32x32).
 """
 
@@ -57,9 +57,9 @@ from polyopt.machine import Machine
 INNER_VECTORS = 8  # vector registers' worth of elements in the innermost tile dimension
 MIN_TILE = 4
 GAMMA_FLOOR = 0.5  # no member's tile below half the largest-reuse member's (measured, see module docstring)
-L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, session 3)
+L2_SHARE = 8  # a tile may fill this fraction of L2 (measured: bench/RESULTS.md, entry 3)
 ALIGNMENT = 8  # elements per 64-byte line of doubles
-REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (measured: bench/RESULTS.md, session 10)
+REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (measured: bench/RESULTS.md, entry 10)
 SCALAR_INNER_LINES = 4  # cache lines' worth of elements in an innermost tile dimension that cannot vectorize
 BALANCE_SLACK = 0.10  # a parallel loop whose busiest core runs more than this over an even share is evened out
 
@@ -147,7 +147,7 @@ def resident_level(machine: Machine, touched: int, streams: bool) -> tuple[str, 
     next one, or None.  A vector loop that ``streams`` is fed from L2 by the prefetcher, so
     the lines need only fit L2; a loop that strides across lines (a column walk) reuses each
     line in the next outer iteration, one element over, only while it stays in L1 (adi's
-    column sweeps: 78 KiB per column, measured in bench/RESULTS.md, session 12)."""
+    column sweeps: 78 KiB per column, measured in bench/RESULTS.md, entry 12)."""
     level, capacity = tile_capacity(machine)
     if not streams:
         level, capacity = "L1", machine.l1
