@@ -16,7 +16,10 @@ A statement is split at loop level ``p`` when (the precondition):
   affine hull of the dependences' sources or sinks) holds the source or the sink of every pair
   of instances that loop ``p`` carries, by the exact dependences.
 Then no dependence joins two instances of the same outer piece at different ``x_p``: the pieces'
-loop ``p`` is parallel.  Only the outermost such level of a statement is split.  The split keeps
+loop ``p`` is parallel.  The split is only made where that pays: in an outer piece, ``x_p`` takes
+two values or more for some values of the loops outside it (a loop of two iterations, one on each
+side of the hyperplane, gains nothing, and a split reduction is no longer a reduction).
+Only the outermost such level of a statement is split.  The split keeps
 every instance and the original order, so the split model's dependences are the same pairs;
 the pipeline re-proves the schedule against them.
 """
@@ -141,9 +144,19 @@ def plan_splits(model: PolyModel, deps: Dependences) -> tuple[Split, ...]:
             if not model.domains[name].intersect(_side(hyperplane, space, side)).is_empty():
                 pieces.append((_fresh(f"{name}_{part}", taken), side))
                 taken.add(pieces[-1][0])
-        if len(pieces) > 1:
+        level = statement.iterators.index(hyperplane.iterator)
+        outer_pieces = [model.domains[name].intersect(_side(hyperplane, space, side)) for side in ("<", ">")]
+        if len(pieces) > 1 and any(_spans(piece, level) for piece in outer_pieces):
             splits.append(Split(name, hyperplane, tuple(pieces)))
     return tuple(splits)
+
+
+def _spans(domain: isl.Set, level: int) -> bool:
+    """Whether two points of ``domain`` agree on the dimensions before ``level`` and differ at it."""
+    pairs = isl.Map.from_domain_and_range(domain, domain)
+    for dim in range(level):
+        pairs = pairs.equate(isl.dim_type.in_, dim, isl.dim_type.out, dim)
+    return not pairs.order_lt(isl.dim_type.in_, level, isl.dim_type.out, level).is_empty()
 
 
 def _fresh(name: str, taken: set[str]) -> str:

@@ -71,3 +71,12 @@ def test_a_loop_around_two_statements_is_not_split(model_of: ModelOf) -> None:
     model = model_of(body)
 
     assert plan_splits(model, compute_dependences(model)) == ()
+
+
+def test_a_split_whose_outer_pieces_hold_one_iteration_each_is_not_made(model_of: ModelOf) -> None:
+    """``j`` runs 0 and 1: every dependence it carries ends on ``j == 1``, but each outer piece is one
+    iteration, so the split would gain no parallel loop and would break the product reduction."""
+    body = "for (i = 0; i < n; i++)\n  for (j = 0; j < 2; j++)\n    p *= (i + j) % 3 + 1;\n"
+    model = model_of(body)
+
+    assert plan_splits(model, compute_dependences(model)) == ()
