@@ -22,8 +22,8 @@ from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import (
     BLAS2_THRESHOLD,
     BLAS_THRESHOLD,
+    KEYS,
     PARALLEL_WORK,
-    SETTINGS,
     Machine,
     detect,
     load_target,
@@ -110,7 +110,7 @@ _SIZE = _Parsed("size", parse_size)
 def _machine(flags: dict[str, Any]) -> Machine:
     """The machine of ``--target`` (detected without it), with the flags that set one number applied."""
     machine = load_target(flags["target"]) if flags["target"] is not None else detect()
-    return with_overrides(machine, **{name: flags[name] for name in SETTINGS})
+    return with_overrides(machine, **{key.field: flags[key.field] for key in KEYS if key.flag is not None})
 
 
 def _given_levels(flags: dict[str, Any]) -> frozenset[int]:
@@ -487,8 +487,9 @@ class _Polyopt(_Command):
 @click.option(
     "--target",
     metavar="FILE",
-    help="Machine description for the cost models: lines 'key = value' with keys l1, l2, l3, line, cores, "
-    "simd-bytes (missing keys are detected). 'python -m polyopt.machine' prints the detected one.",
+    help="Target description for the cost models: lines 'key = value' setting the machine's facts (l1, l2, l3, "
+    "line, cores, simd-bytes, ...; detected when missing) and its profile of fitted numbers (defaults when "
+    "missing). 'python -m polyopt.machine' prints every key.",
 )
 @click.option("--l1", type=_SIZE, metavar="SIZE", help="L1 data cache of one core: bytes, or with K, M, G ('48K').")
 @click.option("--l2", type=_SIZE, metavar="SIZE", help="L2 cache as seen by one core.")
