@@ -535,7 +535,10 @@ def _part(
         decisions, contractions=contractions, non_reductions=non_reductions(model) if reassociating else ()
     )
     scalars = {contraction.array: contraction.name for contraction in contractions}
-    storage = Storage(reductions, _sections(model, schedule), scalars, _extents(model), options.machine.parallel_work)
+    machine = options.machine
+    storage = Storage(
+        reductions, _sections(model, schedule), scalars, _extents(model), machine.parallel_work, machine.section_limit
+    )
     generated = generate(schedule, model.scop, setting.prefix, storage)
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     if contractions:
@@ -573,7 +576,7 @@ def _dead_arrays(region: Region, options: Options) -> frozenset[str]:
 def _context(options: Options) -> isl.Context:
     """A fresh isl context for one region (or segment), configured for the scheduler."""
     ctx = isl.Context()
-    configure(ctx, options.scheduler)
+    configure(ctx, options.scheduler, options.machine)
     return ctx
 
 

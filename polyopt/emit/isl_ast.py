@@ -14,8 +14,8 @@ reduction clauses; a parallel and a simd mark on the same member make one
   not be; where isl generates no loop over the member (a single iteration),
   the statement updates the element itself;
 - a 1-D array section is privatized by OpenMP on each thread's stack, so the
-  loop runs in parallel only when the section has 1 to ``SECTION_LIMIT``
-  elements, and sequentially otherwise (gcc's OpenMP crashes on a section
+  loop runs in parallel only when the section has 1 to ``Storage.section_limit``
+  elements (the machine's ``section_limit``), and sequentially otherwise (gcc's OpenMP crashes on a section
   of length 0, and rejects a length that is the constant 0, so the clause's
   length never folds to 0 either).
 
@@ -25,9 +25,7 @@ marked loop that uses it.
 A parallel loop starts threads only when its statements run at least
 ``Storage.parallel_work`` instances in all (the machine's ``parallel_work``) (``if(...)``, evaluated at run time
 from the box around each statement's domain): starting a team costs more
-than a small loop gains (measured on this project's 2-core VM: 5 to 10 ms for
-the first parallel region of a process, and as much again when an idle core
-has to wake up).
+than a small loop gains.
 
 Expressions are composed with ``polyopt.emit.cexpr``, which parenthesizes by
 precedence.
@@ -46,7 +44,7 @@ from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
 from polyopt.frontend.scop import Scop
-from polyopt.machine import PARALLEL_WORK
+from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
@@ -72,7 +70,6 @@ _INFIX = {
     _OP.zdiv_r: "%",
 }
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
-SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
 
 
 @dataclass(frozen=True)
@@ -86,13 +83,15 @@ class Generated:
 @dataclass(frozen=True)
 class Storage:
     """Where values live: ``reductions`` of the region, the bounds (first element, length) of
-    each 1-D array reduced as a section, and the scalar of each contracted array."""
+    each 1-D array reduced as a section, the scalar of each contracted array; and the machine's
+    ``parallel_work`` and ``section_limit``."""
 
     reductions: tuple[Reduction, ...] = ()
     sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
     scalars: dict[str, str] = field(default_factory=dict)
     extents: dict[str, tuple[isl.PwAff, ...]] = field(default_factory=dict)
     parallel_work: int = PARALLEL_WORK
+    section_limit: int = SECTION_LIMIT
 
 
 @dataclass(frozen=True)
@@ -135,6 +134,7 @@ class _Printer:
         self.reductions = {r.statement: r for r in storage.reductions}
         self.scalars = storage.scalars
         self.parallel_work = storage.parallel_work
+        self.section_limit = storage.section_limit
         self.sections: dict[str, _Section | None] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
@@ -169,11 +169,12 @@ class _Printer:
         raise ValueError(f"unexpected isl AST operation {op}")
 
     def section(self, build: isl.AstBuild, low: isl.PwAff, length: isl.PwAff) -> _Section | None:
-        """The clause bounds of a section, where it has 1 to ``SECTION_LIMIT`` elements (None: nowhere).
+        """The clause bounds of a section, where it has 1 to ``section_limit`` elements (None: nowhere).
         A length that is not a number is printed as at least 1 (``polyopt_max``), which it is where the
         guard holds, so that it never folds to the constant 0 when the parameters are macros."""
         space = length.get_domain_space()
-        fits = length.ge_set(isl_util.const(space, 1)).intersect(length.le_set(isl_util.const(space, SECTION_LIMIT)))
+        at_most = length.le_set(isl_util.const(space, self.section_limit))
+        fits = length.ge_set(isl_util.const(space, 1)).intersect(at_most)
         if fits.is_empty():
             return None
         inside = build.restrict(fits)
