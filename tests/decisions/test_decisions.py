@@ -1,10 +1,11 @@
 """Golden decisions: what polyopt decides for each example kernel on each reference target.
 
 ``<kernel>.<target>.txt`` here holds the decisions of ``examples/<kernel>.c`` optimized for
-``<target>.target`` (``render.render_decisions`` of its ``--report=json``, with the probe off
-and CBLAS calls on, so that nothing depends on the machine running the tests).  Each file is
-compared with a fresh run; ``pytest --update-decisions`` rewrites them instead, so that a change
-of a cost model shows its effect on every kernel in one diff.
+``<target>.target`` (``render.render_decisions`` of its ``--report=json``, with the probe off,
+CBLAS calls on and a region time-out far above any example's time, so that nothing depends on the
+machine running the tests or on its load).  Each file is compared with a fresh run;
+``pytest --update-decisions`` rewrites them instead, so that a change of a cost model shows its
+effect on every kernel in one diff.
 
 The runs of the selected tests start together (as many at a time as there are cores) when the
 first one is needed, so the 60 runs take about the time of the slowest shares of them.
@@ -28,7 +29,8 @@ from tests.support import EXAMPLES, run_polyopt
 FOLDER = Path(__file__).resolve().parent
 TARGETS = sorted(path.stem for path in FOLDER.glob("*.target"))
 KERNELS = sorted(path.stem for path in EXAMPLES.glob("*.c"))
-FLAGS = ("--no-probe", "--blas=cblas", "--report=json")
+FLAGS = ("--no-probe", "--blas=cblas", "--timeout=600", "--report=json")
+TIMEOUT = 1200.0  # seconds for one polyopt run (each region may take 600 s, see FLAGS)
 CASES = [(kernel, target) for kernel in KERNELS for target in TARGETS]
 
 
@@ -40,7 +42,9 @@ def decisions_text(kernel: str, target: str) -> str:
     """The rendered decisions of one run of polyopt (in an empty folder: no ``tile.sizes`` there)."""
     with tempfile.TemporaryDirectory(prefix="polyopt-decisions-") as folder:
         flags = ["--target", str(FOLDER / f"{target}.target"), *FLAGS]
-        process = run_polyopt(EXAMPLES / f"{kernel}.c", flags, output=Path(folder) / "out.c", cwd=folder)
+        process = run_polyopt(
+            EXAMPLES / f"{kernel}.c", flags, output=Path(folder) / "out.c", cwd=folder, timeout=TIMEOUT
+        )
     assert process.returncode == 0, f"polyopt failed on {kernel} for {target}:\n{process.stderr}"
     command = f"# polyopt --target {target}.target {' '.join(FLAGS)} examples/{kernel}.c\n"
     return command + render_decisions(json.loads(process.stderr))
