@@ -93,3 +93,36 @@ def test_every_kernel_and_target_has_a_golden_file() -> None:
     expected = {golden_path(kernel, target).name for kernel, target in CASES}
     found = {path.name for path in FOLDER.glob("*.txt")}
     assert found == expected, f"missing: {sorted(expected - found)}; stale: {sorted(found - expected)}"
+
+
+def test_the_rendering_leaves_out_findings_and_positions_and_keeps_unknown_fields() -> None:
+    document = {
+        "format": 1,
+        "source": "k.c",
+        "machine": "L1d 32 KiB (detected)",
+        "warnings": ["k.c:8:5: warning: region not optimized: 'break' changes control flow"],
+        "regions": [
+            {
+                "index": 1,
+                "location": {"file": "k.c", "line": 5, "column": 1},
+                "optimized": True,
+                "statements": [{"name": "S0", "location": {"file": "k.c", "line": 6, "column": 3}}],
+                "tiles": ["band at [0]: sizes [32, 32]"],
+                "vector": [],
+                "passes": [{"name": "tiling", "rules": ["even-out"]}],
+            }
+        ],
+    }
+
+    assert render_decisions(document) == (
+        "warnings:\n"
+        "  warning: region not optimized: 'break' changes control flow\n"
+        "region 1\n"
+        "  optimized: yes\n"
+        "  tiles:\n"
+        "    band at [0]: sizes [32, 32]\n"
+        "  passes:\n"
+        "    - name: tiling\n"
+        "      rules:\n"
+        "        even-out\n"
+    )
