@@ -3,9 +3,9 @@
 Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``ALIGNMENT``, ``REDUCTION_MIN_TILE``,
 ``SCALAR_INNER_LINES``, ``BALANCE_SLACK``, ``busiest_share``, and one function per rule.
 
-Each rule is a function ``(facts, tiles) -> (tiles, note)``: ``note`` is None when the rule does
-not apply to the band, else its words for the model's line in ``--report`` ('' when the rule's
-name says all).  ``--tile-rule=-NAME`` switches a rule off.
+Each rule is a function ``(facts, tiles) -> (tiles, note)``: ``note`` is None when the rule leaves
+the band as it is, else its words for the model's line in ``--report`` ('' when the rule's name,
+listed at the line's end, says all).  ``--tile-rule=-NAME`` switches a rule off.
 """
 
 from __future__ import annotations
