@@ -21,7 +21,7 @@ from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError, format_message
 from polyopt.flags import FLAGS, REPORT_CHOICES, click_settings, flags_markdown
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
-from polyopt.options import Options, parse_tile_sizes
+from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.probe import RunProbe
 from polyopt.report import RegionSummary, format_report, report_json
@@ -312,6 +312,7 @@ def _options(flags: dict[str, Any]) -> Options:
                 sizes=sizes,
                 default_size=flags["fixed_tile_size"],
                 second_level=flags["l2tile"],
+                disabled_rules=parse_tile_rules(flags["tile_rule"]),
             ),
             timeout=flags["timeout"],
             machine=_machine(flags),

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD, PARALLEL_WORK, parse_size
@@ -281,6 +282,25 @@ FLAGS = (
         ),
         kind=SWITCH,
         name="l2tile",
+    ),
+    Flag(
+        ("--tile-rule",),
+        "Switch a rule of the tile-size model off (-NAME) or on again (+NAME); comma-separated, may repeat. "
+        f"Rules, in the order they apply: {', '.join(RULE_NAMES)}.",
+        "tiling.disabled_rules",
+        (
+            (
+                "`--tile-rule=[-\\|+]NAME`",
+                "switch a rule of the tile-size model off (`-NAME`) or on again (`+NAME`); comma-separated, may "
+                "repeat, applied in order; an unknown name is a usage error that lists the rules. The rules, in the "
+                "order they apply after Alg. 3 (`polyopt/analysis/tile_rules.py`): "
+                + ", ".join(f"`{name}`" for name in RULE_NAMES)
+                + ". `--report` ends the line of each band the model sized with `; rules: ...`, the rules that fired "
+                "(changed its sizes, or left it untiled)",
+            ),
+        ),
+        metavar="[-|+]NAME",
+        multiple=True,
     ),
     Flag(
         ("--fuse",),

@@ -1,17 +1,19 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_param``.  The flags that set
-each field are in ``polyopt.flags``.
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_param``.
+The flags that set each field are in ``polyopt.flags``.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.analysis.library_choice import LibraryChoice
+from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.machine import KEYS, Machine, detect
@@ -148,3 +150,18 @@ def parse_tile_sizes(text: str) -> tuple[int, ...]:
     if not sizes or any(size < 1 for size in sizes):
         raise PolyoptError(f"tile sizes must be positive integers, not '{text}'")
     return sizes
+
+
+def parse_tile_rules(values: Sequence[str]) -> frozenset[str]:
+    """The tile-size model's rules switched off by ``--tile-rule`` values: comma-separated ``-NAME``
+    (off) and ``+NAME`` (on again), applied in order."""
+    disabled: set[str] = set()
+    for item in (part.strip() for value in values for part in value.split(",")):
+        sign, name = item[:1], item[1:]
+        if sign not in ("-", "+") or name not in RULE_NAMES:
+            raise PolyoptError(f"--tile-rule: expected -NAME or +NAME, not '{item}' (rules: {', '.join(RULE_NAMES)})")
+        if sign == "-":
+            disabled.add(name)
+        else:
+            disabled.discard(name)
+    return frozenset(disabled)
