@@ -18,7 +18,7 @@ Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes)
 file leaves out takes the detected value (a fact) or its default (a profile key).  ``KEYS`` lists
 every key with its default and meaning; ``python -m polyopt.machine`` prints them all in this format.
 
-Public: ``Machine``, ``Key``, ``KEYS``, ``SETTINGS``, ``DEFAULTS``, ``BLAS_THRESHOLD``,
+Public: ``Machine``, ``Key``, ``KEYS``, ``DEFAULTS``, ``BLAS_THRESHOLD``,
 ``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``, ``parse_size``, ``detect``, ``detect_from``,
 ``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``keys_markdown``, ``main``.
 """
@@ -32,182 +32,26 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from polyopt.diagnostics import Location, PolyoptError
+from polyopt.target_keys import (
+    BLAS2_THRESHOLD,
+    BLAS_THRESHOLD,
+    COUNT,
+    DEFAULTS,
+    FACT,
+    KEYS,
+    PARALLEL_WORK,
+    PRICE,
+    PROFILE,
+    SECTION_LIMIT,
+    SIZE,
+    Key,
+)
 
 SYS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
 PROC_CPUINFO = Path("/proc/cpuinfo")
 
-SIZE = "size"  # bytes, with an optional binary suffix
-COUNT = "count"  # a non-negative integer
-PRICE = "price"  # a non-negative decimal number
-
-FACT = "fact"  # read off the machine (detected when a target file leaves it out)
-PROFILE = "profile"  # fitted by measurement (its default when a target file leaves it out)
-
-
-@dataclass(frozen=True)
-class Key:
-    """One key of a target file: the ``Machine`` field it sets, its default, whether it is a fact or
-    part of the profile, how its value is written (``SIZE``, ``COUNT``, ``PRICE``), the smallest
-    value allowed, the flag that also sets it (None: the target file only), and what it means
-    (``noun``, in messages; ``meaning``, one line in the printed target file and the docs)."""
-
-    field: str
-    default: int | float
-    group: str
-    kind: str
-    minimum: int
-    flag: str | None
-    noun: str
-    meaning: str
-
-    @property
-    def name(self) -> str:
-        """The key's spelling in a target file."""
-        return self.field.replace("_", "-")
-
-    @property
-    def label(self) -> str:
-        """How a message names the key: ``the L1 data cache size (--l1)``."""
-        return f"{self.noun} ({self.flag or self.name})"
-
-
-BLAS_THRESHOLD = 192**3
-BLAS2_THRESHOLD = 1024**2
-PARALLEL_WORK = 1 << 24
-SECTION_LIMIT = 16384
-
-KEYS = (
-    Key("l1", 32 << 10, FACT, SIZE, 1, "--l1", "the L1 data cache size", "bytes of L1 data cache of one core"),
-    Key("l2", 1 << 20, FACT, SIZE, 1, "--l2", "the L2 cache size", "bytes of L2 cache as seen by one core"),
-    Key("l3", 8 << 20, FACT, SIZE, 0, "--l3", "the L3 cache size", "bytes of L3 cache (0: none)"),
-    Key("line", 64, FACT, SIZE, 1, "--line", "the cache line size", "bytes of a cache line"),
-    Key("cores", 1, FACT, COUNT, 1, "--cores", "the number of cores", "cores the program may run on"),
-    Key(
-        "simd_bytes",
-        16,
-        FACT,
-        COUNT,
-        1,
-        "--simd-bytes",
-        "the vector width in bytes",
-        "vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512",
-    ),
-    Key(
-        "vector_registers",
-        16,
-        FACT,
-        COUNT,
-        1,
-        "--vector-registers",
-        "the number of vector registers",
-        "vector registers the compiler may allocate: 16 SSE/AVX2, 32 AVX-512",
-    ),
-    Key(
-        "blas3_threshold",
-        BLAS_THRESHOLD,
-        PROFILE,
-        COUNT,
-        0,
-        "--blas-threshold",
-        "the level-3 BLAS threshold",
-        "work M·N·K from which matrix-matrix routines are called (python -m polyopt.calibrate)",
-    ),
-    Key(
-        "blas2_threshold",
-        BLAS2_THRESHOLD,
-        PROFILE,
-        COUNT,
-        0,
-        "--blas2-threshold",
-        "the level-2 BLAS threshold",
-        "work M·N from which matrix-vector routines (GEMV, GER) are called",
-    ),
-    Key(
-        "parallel_work",
-        PARALLEL_WORK,
-        PROFILE,
-        COUNT,
-        0,
-        "--parallel-work",
-        "the work from which loops run in parallel",
-        "statement instances from which a parallel loop starts threads (its if clause)",
-    ),
-    Key(
-        "op_cycles",
-        1.0,
-        PROFILE,
-        PRICE,
-        0,
-        None,
-        "the cycles of a statement instance",
-        "fusion cost model: cycles of one statement instance",
-    ),
-    Key(
-        "byte_cycles",
-        0.5,
-        PROFILE,
-        PRICE,
-        0,
-        None,
-        "the cycles of a streamed byte",
-        "fusion cost model: cycles of one byte streamed from memory",
-    ),
-    Key(
-        "section_limit",
-        SECTION_LIMIT,
-        PROFILE,
-        COUNT,
-        1,
-        None,
-        "the section limit",
-        "most elements of an array section reduced in parallel (a copy on each thread's stack)",
-    ),
-    Key(
-        "kc_limit",
-        512,
-        PROFILE,
-        COUNT,
-        1,
-        None,
-        "the microkernel's kc limit",
-        "GEMM microkernel: most steps of the sum per block (kc)",
-    ),
-    Key(
-        "nc_limit",
-        4096,
-        PROFILE,
-        COUNT,
-        1,
-        None,
-        "the microkernel's nc limit",
-        "GEMM microkernel: most columns of C per block and core (nc)",
-    ),
-    Key(
-        "isl_max_coefficient",
-        4,
-        PROFILE,
-        COUNT,
-        1,
-        None,
-        "isl's largest schedule coefficient",
-        "isl scheduler: largest coefficient of an iterator in a schedule (skewing factor)",
-    ),
-    Key(
-        "isl_max_constant_term",
-        8,
-        PROFILE,
-        COUNT,
-        0,
-        None,
-        "isl's largest schedule constant",
-        "isl scheduler: largest constant term of a schedule (shift)",
-    ),
-)
-SETTINGS = tuple(key.field for key in KEYS)  # the fields a target file sets
-DEFAULTS: dict[str, Any] = {key.field: key.default for key in KEYS}
 _BY_NAME = {key.name: key for key in KEYS}  # target file key -> its Key
 _BY_FIELD = {key.field: key for key in KEYS}
 
@@ -241,6 +85,12 @@ class Machine:
     nc_limit: int = DEFAULTS["nc_limit"]
     isl_max_coefficient: int = DEFAULTS["isl_max_coefficient"]
     isl_max_constant_term: int = DEFAULTS["isl_max_constant_term"]
+    tile_l2_share: int = DEFAULTS["tile_l2_share"]
+    tile_gamma_floor: float = DEFAULTS["tile_gamma_floor"]
+    tile_inner_vectors: int = DEFAULTS["tile_inner_vectors"]
+    tile_scalar_inner_lines: int = DEFAULTS["tile_scalar_inner_lines"]
+    tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
+    tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,

@@ -17,7 +17,6 @@ from polyopt.machine import (
     KEYS,
     PRICE,
     PROFILE,
-    SETTINGS,
     SIZE,
     SYS_CACHE,
     Key,
@@ -31,6 +30,7 @@ from polyopt.machine import (
     target_text,
     with_overrides,
 )
+from polyopt.target_keys import SETTINGS
 
 SERVER = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
 

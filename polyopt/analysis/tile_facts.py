@@ -1,7 +1,6 @@
 """What the tile-size model knows about a band, and the sizes it carries from rule to rule.
 
-Public: ``BandFacts``, ``Solve``, ``Tiles``, ``GAMMA_FLOOR``, ``L2_SHARE``, ``tile_capacity``,
-``resident_level``.
+Public: ``BandFacts``, ``Solve``, ``Tiles``, ``tile_capacity``, ``resident_level``.
 
 ``BandFacts`` are computed once per band (``polyopt.transform.tiling.band_facts``); the model
 (``polyopt.analysis.tile_sizes``) is a pure function of them.
@@ -14,9 +13,6 @@ from dataclasses import dataclass, field
 
 from polyopt.analysis.footprint import TileFootprint
 from polyopt.machine import Machine
-
-GAMMA_FLOOR = 0.5  # no member's tile below half the largest-reuse member's (README: tile sizes)
-L2_SHARE = 8  # a tile may fill this fraction of L2 (bench/RESULTS.md, entry 3)
 
 
 @dataclass(frozen=True)
@@ -53,9 +49,9 @@ class BandFacts:
 
     @property
     def gamma(self) -> tuple[float, ...]:
-        """γd: member d's reuse over the largest one, at least ``GAMMA_FLOOR`` (all 1 without reuse)."""
+        """γd: member d's reuse over the largest one, at least the profile's ``tile-gamma-floor`` (1 without reuse)."""
         most = max(self.reuse, default=0)
-        return tuple(max(r / most, GAMMA_FLOOR) if most else 1.0 for r in self.reuse)
+        return tuple(max(r / most, self.machine.tile_gamma_floor) if most else 1.0 for r in self.reuse)
 
     @property
     def capacity(self) -> tuple[str, int]:
@@ -96,9 +92,10 @@ class Tiles:
 
 
 def tile_capacity(machine: Machine) -> tuple[str, int]:
-    """The cache share a tile's footprint may fill: L1, or ``L2_SHARE`` of L2 when larger."""
-    if machine.l2 // L2_SHARE > machine.l1:
-        return f"L2/{L2_SHARE}", machine.l2 // L2_SHARE
+    """The cache share a tile's footprint may fill: L1, or L2 over the profile's ``tile-l2-share`` when larger."""
+    share = machine.tile_l2_share
+    if machine.l2 // share > machine.l1:
+        return f"L2/{share}", machine.l2 // share
     return "L1", machine.l1
 
 

@@ -1,7 +1,8 @@
 """The named rules the tile-size model applies, in order, after Alg. 3 (``polyopt.analysis.tile_sizes``).
 
-Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``ALIGNMENT``, ``REDUCTION_MIN_TILE``,
-``SCALAR_INNER_LINES``, ``BALANCE_SLACK``, ``busiest_share``, and one function per rule.
+Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``ALIGNMENT``, ``busiest_share``, and one
+function per rule.  The numbers the rules were fitted with are keys of the target profile
+(``tile-scalar-inner-lines``, ``tile-balance-slack``, ``tile-reduction-min``: ``polyopt.target_keys``).
 
 Each rule is a function ``(facts, tiles) -> (tiles, note)``: ``note`` is None when the rule leaves
 the band as it is, else its words for the model's line in ``--report`` ('' when the rule's name,
@@ -17,9 +18,6 @@ from polyopt.analysis.tile_facts import BandFacts, Solve, Tiles, resident_level
 
 MIN_TILE = 4
 ALIGNMENT = 8  # elements per 64-byte line of doubles
-REDUCTION_MIN_TILE = 16  # smallest other tile for a whole vector reduction (bench/RESULTS.md, entry 10)
-SCALAR_INNER_LINES = 4  # cache lines' worth of elements in an innermost tile dimension that cannot vectorize
-BALANCE_SLACK = 0.10  # a parallel loop whose busiest core runs more than this over an even share is evened out
 
 
 @dataclass(frozen=True)
@@ -51,12 +49,12 @@ def resident(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 
 def scalar_inner(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """An inner member that carries a dependence of a statement on itself (it never becomes a vector
-    loop) is held at ``SCALAR_INNER_LINES`` cache lines' worth of elements, not at vectors' worth:
+    loop) is held at ``tile-scalar-inner-lines`` cache lines' worth of elements, not at vectors' worth:
     long rows pay only for vectors, and in a skewed wavefront tile they widen every other member's
     footprint (bench/RESULTS.md, entry 12)."""
     if not facts.scalar or facts.inner is None:
         return tiles, None
-    length = max(1, SCALAR_INNER_LINES * facts.machine.line // facts.footprint.element_bytes)
+    length = max(1, facts.machine.tile_scalar_inner_lines * facts.machine.line // facts.footprint.element_bytes)
     return tiles.again(
         length, f"member {facts.inner} fixed (scalar loop: it carries a statement's own dependence), "
     ), ""
@@ -112,7 +110,7 @@ def per_core(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 
 def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """When the band's parallel loop starts threads and deals its tiles out in blocks, and its
-    busiest core (``busiest_share``) would run more than ``BALANCE_SLACK`` over an even share, the
+    busiest core (``busiest_share``) would run more than ``tile-balance-slack`` over an even share, the
     parallel member's tile is shortened, by half at most, to the one that loads that core least
     (seed 003, Sec. 3.5; bench/RESULTS.md, entry 13)."""
     member = facts.parallel
@@ -120,7 +118,7 @@ def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
         return tiles, None
     extent, cores = facts.extents[member], facts.machine.cores
     before = tiles.sizes[member]
-    after = _balanced(before, extent, cores)
+    after = _balanced(before, extent, cores, facts.machine.tile_balance_slack)
     if extent is None or after == before:
         return tiles, None
     sizes = list(tiles.sizes)
@@ -135,7 +133,7 @@ def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 def reduction_whole_row(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """A vector reduction pays a horizontal sum of its partial sums, and a load and store of the
     reduced element, once per tile row, so it runs over its whole extent when every other member's
-    tile, sized by the rules before this one, still reaches ``REDUCTION_MIN_TILE``
+    tile, sized by the rules before this one, still reaches ``tile-reduction-min``
     (bench/RESULTS.md, entry 10)."""
     inner = facts.inner
     if not facts.reduction or inner is None or facts.extents[inner] is None:
@@ -143,7 +141,7 @@ def reduction_whole_row(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | No
     whole = tiles.again(
         facts.extents[inner], f"member {inner} whole (vector reduction: one horizontal sum per tile row), "
     )
-    if any(size < REDUCTION_MIN_TILE for member, size in enumerate(whole.sizes) if member != inner):
+    if any(size < facts.machine.tile_reduction_min for member, size in enumerate(whole.sizes) if member != inner):
         return tiles, None
     return whole, ""
 
@@ -205,13 +203,13 @@ def _one_per_core(size: int, extent: int | None, cores: int) -> int:
     return min(size, max(MIN_TILE, extent // cores))
 
 
-def _balanced(size: int, extent: int | None, cores: int) -> int:
-    """``size``, or, when its tiles leave the busiest core more than ``BALANCE_SLACK`` over an even
+def _balanced(size: int, extent: int | None, cores: int, slack: float) -> int:
+    """``size``, or, when its tiles leave the busiest core more than ``slack`` over an even
     share of ``extent``, the tile that loads it least (the longest among equals), at least half of
     ``size`` and in whole lines once it spans one (``aligned``)."""
     if extent is None or size >= extent or cores < 2:
         return size
-    if busiest_share(size, extent, cores) <= extent / cores * (1 + BALANCE_SLACK):
+    if busiest_share(size, extent, cores) <= extent / cores * (1 + slack):
         return size
     candidates = {aligned(tile) for tile in range(max(MIN_TILE, size // 2), size + 1)}
     return min(candidates, key=lambda tile: (busiest_share(tile, extent, cores), -tile))

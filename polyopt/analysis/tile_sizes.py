@@ -1,11 +1,11 @@
 """Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3, followed by named rules.
 
-Public: ``INNER_VECTORS``, ``TileChoice``, ``choose_tile_sizes``, ``solve``, ``positive_root``.
+Public: ``TileChoice``, ``choose_tile_sizes``, ``solve``, ``positive_root``.
 
 Alg. 3 (``solve``): each member d gets τd = γd·τ, where γd is its dimensional reuse divided by
 the largest one (``BandFacts.gamma``); the inner member (``BandFacts.inner``) instead gets a fixed,
-long size: ``INNER_VECTORS`` vector registers' worth of elements, or its whole extent when shorter.
-τ is the positive root of footprint(τ) = capacity, floored.  The capacity is L1, or a share of L2
+long size: the profile's ``tile-inner-vectors`` vector registers' worth of elements, or its whole
+extent when shorter.  τ is the positive root of footprint(τ) = capacity, floored.  The capacity is L1, or a share of L2
 when larger (``tile_capacity``); when even a tile of the largest reuse dimension would be shorter
 than ``MIN_TILE`` there (the inner member's rows leave no room), it is the L2 cache, as the thesis
 falls back to L2 (Ch. 3, Alg. 2).
@@ -25,8 +25,6 @@ from functools import partial
 
 from polyopt.analysis.tile_facts import BandFacts, Solve, Tiles
 from polyopt.analysis.tile_rules import MIN_TILE, RULES, Rule, clamp
-
-INNER_VECTORS = 8  # vector registers' worth of elements in the innermost tile dimension
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class TileChoice:
 def choose_tile_sizes(facts: BandFacts, disabled: Collection[str] = ()) -> TileChoice:
     """Alg. 3 for the band of ``facts``, then the rules of ``RULES`` not named in ``disabled``."""
     rules = tuple(rule for rule in RULES if rule.name not in disabled)
-    length = max(1, INNER_VECTORS * facts.machine.simd_bytes // facts.footprint.element_bytes)
+    length = max(1, facts.machine.tile_inner_vectors * facts.machine.simd_bytes // facts.footprint.element_bytes)
     tiles = _sized(facts, rules, length, f"member {facts.inner} fixed (vector loop), ")
     if tiles.untiled or tiles.solve.level == "L2":
         return TileChoice(facts, tiles)

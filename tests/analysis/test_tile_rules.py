@@ -7,14 +7,12 @@ from polyopt.analysis.footprint import TileFootprint
 from polyopt.analysis.tile_facts import BandFacts, tile_capacity
 from polyopt.analysis.tile_rules import (
     ALIGNMENT,
-    BALANCE_SLACK,
     MIN_TILE,
-    REDUCTION_MIN_TILE,
-    SCALAR_INNER_LINES,
     busiest_share,
 )
-from polyopt.analysis.tile_sizes import INNER_VECTORS, TileChoice, choose_tile_sizes, solve
+from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes, solve
 from polyopt.machine import Machine
+from polyopt.target_keys import DEFAULTS
 from tests.analysis.tile_cases import (
     AVX2_512K,
     AVX512_1M,
@@ -56,8 +54,8 @@ def test_scalar_inner_holds_a_scalar_inner_member_at_a_few_lines() -> None:
 
     scalar, vector = _with_and_without(band, "scalar-inner")
 
-    assert scalar.sizes[2] == SCALAR_INNER_LINES * 64 // 8 == 32 and "scalar-inner" in scalar.fired
-    assert vector.sizes[2] == INNER_VECTORS * 64 // 8 == 64
+    assert scalar.sizes[2] == DEFAULTS["tile_scalar_inner_lines"] * 64 // 8 == 32 and "scalar-inner" in scalar.fired
+    assert vector.sizes[2] == DEFAULTS["tile_inner_vectors"] * 64 // 8 == 64
     assert "member 2 fixed (scalar loop" in scalar.describe() and "member 2 fixed (vector loop)" in vector.describe()
 
 
@@ -139,7 +137,7 @@ def test_even_out_shortens_a_parallel_tile_that_leaves_one_core_far_busier() -> 
 
         # doitgen's case: 3 tiles of 64 run 128 of 160 iterations on one core; 4 tiles of 40 run 80 on each.
         assert (uneven.sizes[0], even.sizes[0]) == (before, 40) and even.sizes[1:] == uneven.sizes[1:]
-        assert busiest_share(before, extent, 2) > extent / 2 * (1 + BALANCE_SLACK)
+        assert busiest_share(before, extent, 2) > extent / 2 * (1 + DEFAULTS["tile_balance_slack"])
         assert busiest_share(40, extent, 2) == 80
         assert f"evened out over the cores ({before} -> 40: the busiest core runs 80 of {extent}" in even.describe()
         assert blocks.sizes == uneven.sizes and "even-out" not in blocks.fired  # no threads, or cyclic tiles
@@ -150,8 +148,8 @@ def test_reduction_whole_row_runs_a_vector_reduction_whole_when_the_other_tiles_
 
     whole, held = _with_and_without(band, "reduction-whole-row")
 
-    assert whole.sizes[1] == 1000 and min(whole.sizes[0], whole.sizes[2]) >= REDUCTION_MIN_TILE
-    assert held.sizes[1] == INNER_VECTORS * 32 // 8
+    assert whole.sizes[1] == 1000 and min(whole.sizes[0], whole.sizes[2]) >= DEFAULTS["tile_reduction_min"]
+    assert held.sizes[1] == DEFAULTS["tile_inner_vectors"] * 32 // 8
     assert SYR2K.bytes(whole.sizes) <= AVX2_512K.l2
     assert "member 1 whole (vector reduction" in whole.describe() and "reduction-whole-row" in whole.fired
 
@@ -162,7 +160,7 @@ def test_reduction_whole_row_keeps_the_usual_length_when_the_other_tiles_would_s
 
     choice = choose_tile_sizes(band)
 
-    assert min(whole_row[0], whole_row[2]) < REDUCTION_MIN_TILE  # no later rule lengthens a tile
+    assert min(whole_row[0], whole_row[2]) < DEFAULTS["tile_reduction_min"]  # no later rule lengthens a tile
     assert choice.sizes == choose_tile_sizes(band, {"reduction-whole-row"}).sizes
     assert "reduction-whole-row" not in choice.fired and "fixed (vector loop)" in choice.describe()
 

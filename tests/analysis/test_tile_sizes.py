@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from polyopt.analysis.footprint import TileFootprint
-from polyopt.analysis.tile_facts import L2_SHARE, resident_level, tile_capacity
-from polyopt.analysis.tile_rules import BALANCE_SLACK, MIN_TILE, RULE_NAMES, busiest_share
-from polyopt.analysis.tile_sizes import INNER_VECTORS, choose_tile_sizes, positive_root
+from polyopt.analysis.tile_facts import resident_level, tile_capacity
+from polyopt.analysis.tile_rules import MIN_TILE, RULE_NAMES, busiest_share
+from polyopt.analysis.tile_sizes import choose_tile_sizes, positive_root
 from polyopt.machine import Machine
+from polyopt.target_keys import DEFAULTS
 from tests.analysis.tile_cases import (
     AVX2_512K,
     AVX512_1M,
@@ -46,7 +47,7 @@ def test_matmul_tiles_for_a_32k_l1() -> None:
 
 def test_the_inner_size_is_a_multiple_of_the_vector_length() -> None:
     avx2 = Machine(32 * 1024, 1024 * 1024, 0, 64, 1, 32, "test")
-    length = INNER_VECTORS * 4  # doubles per 32-byte vector
+    length = DEFAULTS["tile_inner_vectors"] * 4  # doubles per 32-byte vector
 
     assert choose_tile_sizes(facts(MATMUL, [2000, 2300, 2600], avx2, inner=1, parallel=0)).sizes[1] == length
     assert choose_tile_sizes(facts(MATMUL, [2000, length // 2, 2600], avx2, inner=1, parallel=0)).sizes[1] == (
@@ -67,7 +68,7 @@ def test_l2_when_the_vector_rows_fill_l1() -> None:
 def test_the_capacity_is_a_share_of_l2_when_larger_than_l1() -> None:
     big_l2 = Machine(32 * 1024, 2048 * 1024, 0, 64, 1, 64, "test")
 
-    assert tile_capacity(big_l2) == (f"L2/{L2_SHARE}", 2048 * 1024 // L2_SHARE)
+    assert tile_capacity(big_l2) == (f"L2/{DEFAULTS['tile_l2_share']}", 2048 * 1024 // DEFAULTS["tile_l2_share"])
     assert tile_capacity(SEED_MACHINE) == ("L1", 32 * 1024)
 
 
@@ -105,7 +106,9 @@ def test_a_parallel_member_a_little_over_an_even_share_keeps_its_tile() -> None:
     alone = choose_tile_sizes(facts(MATMUL, extents, TWO_CORES, inner=2, parallel=0, threads=False))
     shared = choose_tile_sizes(facts(MATMUL, extents, TWO_CORES, inner=2, parallel=0))
 
-    assert 550 < busiest_share(alone.sizes[0], 1100, 2) <= 550 * (1 + BALANCE_SLACK)  # 16 tiles of 72: 576
+    assert (
+        550 < busiest_share(alone.sizes[0], 1100, 2) <= 550 * (1 + DEFAULTS["tile_balance_slack"])
+    )  # 16 tiles of 72: 576
     assert shared.sizes == alone.sizes and "even-out" not in shared.fired
 
 

@@ -47,7 +47,7 @@ SYRK = TileFootprint(3, (), (group("C", [0, 2], references=2), group("A", [0, 1]
 # Members (i, j, k) of cov[i][j] += data[k][i]·data[k][j] over the triangle j >= i; j is the vector member.
 COVARIANCE = TileFootprint(3, (), (group("cov", [1, 0], references=2), group("data", [2, 0]), group("data", [2, 1])))
 
-# The seed's example: L1 = 32 KiB is the capacity (L2 / L2_SHARE is not larger); 256-byte vectors hold
+# The seed's example: L1 = 32 KiB is the capacity (L2 / tile-l2-share is not larger); 256-byte vectors hold
 # the inner member at the seed's 256 elements.
 SEED_MACHINE = Machine(l1=32 * 1024, l2=256 * 1024, l3=0, line=64, cores=1, simd_bytes=256, origin="test")
 TWO_CORES = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
