@@ -88,7 +88,8 @@ class Program:
     @property
     def dead(self) -> frozenset[str]:
         """The arrays that the region's ``#pragma polyopt dead(...)`` lines name (not dumped)."""
-        return frozenset(name.strip() for match in _DEAD.finditer(_text(self.nests)) for name in match[1].split(","))
+        pragmas = _DEAD.finditer(region_text(self.nests))
+        return frozenset(name.strip() for match in pragmas for name in match[1].split(","))
 
     def _in_region(self, extent: str) -> str:
         return extent.lower() if self.parametric else extent
@@ -216,5 +217,6 @@ def _render_node(node: Node, depth: int) -> list[str]:
     return [f"{pad}{head} {{", *inner, pad + "}"]
 
 
-def _text(nodes: tuple[Node, ...]) -> str:
+def region_text(nodes: tuple[Node, ...]) -> str:
+    """The region's nodes as C text, without indentation."""
     return "\n".join(line for node in nodes for line in _render_node(node, 0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from polyopt.fuzz.generator.program import STATIC, If, Loop, Node, Program, _text
+from polyopt.fuzz.generator.program import STATIC, If, Loop, Node, Program, region_text
 
 
 def _without(nodes: tuple[Node, ...], path: tuple[int, ...], unwrap: bool) -> tuple[Node, ...]:
@@ -42,7 +42,7 @@ def smaller_variants(program: Program) -> list[Program]:
         variants.append(replace(program, nests=_without(program.nests, path, unwrap=False)))
         if isinstance(node, If):
             variants.append(replace(program, nests=_without(program.nests, path, unwrap=True)))
-    region = _text(program.nests)
+    region = region_text(program.nests)
     for array in program.arrays:
         if not re.search(rf"\b{array.name}\b", region):
             variants.append(replace(program, arrays=tuple(a for a in program.arrays if a is not array)))
