@@ -34,7 +34,7 @@ precedence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import islpy as isl
 
@@ -43,6 +43,7 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
+from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
 from polyopt.frontend.scop import Scop
 from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
@@ -104,22 +105,12 @@ class _Section:
 
 
 @dataclass
-class _Locals:
-    """Array elements kept in locals during one loop over a marked member: element -> the element
-    (or the enclosing loop's local for it) its local starts from, and element -> its local."""
-
-    arrays: frozenset[str]
-    sources: dict[str, str] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
 class _Member:
     """A marked member while its code is printed: its marks (a parallel and a simd mark may share
     it) and each loop that isl generated over it, with the elements that loop keeps in locals."""
 
     marks: list[LoopMark]
-    loops: list[tuple[CFor, _Locals]] = field(default_factory=list)
+    loops: list[tuple[CFor, KeptLocals]] = field(default_factory=list)
 
     def kept_arrays(self) -> frozenset[str]:
         return frozenset(c.array for mark in self.marks for c in mark.reductions if c.mode == ELEMENT)
@@ -139,7 +130,7 @@ class _Printer:
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
         self.members: dict[str, _Member] = {}
-        self.locals: list[_Locals] = []
+        self.locals: list[KeptLocals] = []
         self.printed: list[set[str]] = []
         self.count = 0
 
@@ -230,13 +221,13 @@ class _Printer:
         )
         guards = [self.sections[c.array].guard for c in reductions if c.mode == SECTION]
         pragma = _BOTH if len(kinds) == 2 else _PRAGMAS[mark.kind]
-        return _apply_pragma(inner, _LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
+        return apply_pragma(inner, LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
 
     def _inner(self, text: str, depth: int) -> bool:
         """Whether ``text`` uses the iterator of a loop at ``depth`` or deeper."""
         return any(int(level) >= depth for level in re.findall(rf"\b{re.escape(self.prefix)}(\d+)\b", text))
 
-    def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
+    def _clause(self, clause: ReductionClause, scope: KeptLocals) -> str:
         if clause.mode == ELEMENT:
             names = [name for element, name in scope.names.items() if element.startswith(f"{clause.array}[")]
             return f"reduction({clause.op}:{', '.join(names)})" if names else ""
@@ -270,7 +261,7 @@ class _Printer:
         if node.for_is_degenerate():
             return CBlock((CDecl(f"const int {iterator} = {init};"),) + self.nodes(node.for_get_body()))
         member = self.members.get(iterator)
-        scope = _Locals(member.kept_arrays() if member else frozenset())
+        scope = KeptLocals(member.kept_arrays() if member else frozenset())
         self.locals.append(scope)
         try:
             body = self.nodes(node.for_get_body())
@@ -324,48 +315,6 @@ class _Printer:
                 self.count += 1
             source = scope.names[element]
         return {element: source}
-
-
-@dataclass(frozen=True)
-class _LoopDecision:
-    """What a mark does to the loops over ``iterator``: each loop's pragma clauses and kept elements,
-    and the condition for running them with the pragma (empty: always)."""
-
-    pragma: str
-    iterator: str
-    loops: tuple[tuple[CFor, tuple[str, ...], _Locals], ...]
-    guard: str
-
-
-def _apply_pragma(nodes: tuple[CNode, ...], decision: _LoopDecision) -> tuple[CNode, ...]:
-    """Put the decision's pragma on the loops over its iterator (the marked member) in ``nodes``,
-    looking through guards and blocks but never into another loop."""
-    result: list[CNode] = []
-    for node in nodes:
-        if isinstance(node, CFor) and node.iterator == decision.iterator:
-            node = _decided_loop(node, decision)
-        elif isinstance(node, CIf):
-            then, other = _apply_pragma(node.then, decision), _apply_pragma(node.other, decision)
-            node = replace(node, then=then, other=other)
-        elif isinstance(node, CBlock):
-            node = replace(node, body=_apply_pragma(node.body, decision))
-        result.append(node)
-    return tuple(result)
-
-
-def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
-    """The loop with the pragma, guarded by the section limits and wrapped in its kept elements."""
-    clauses, scope = next((clauses, scope) for printed, clauses, scope in decision.loops if printed is loop)
-    node: CNode = replace(loop, pragmas=(decision.pragma,), clauses=clauses)
-    if decision.guard:
-        node = CIf(decision.guard, (node,), (loop,))
-    if not scope.names:
-        return node
-    first = re.sub(rf"\b{loop.iterator}\b", f"({loop.init})", loop.cond)
-    pairs = [(scope.sources[element], name) for element, name in scope.names.items()]
-    kept = tuple(CDecl(f"__typeof__({source}) {name} = {source};") for source, name in pairs)
-    back = tuple(CStmt(f"{source} = {name};") for source, name in pairs)
-    return CIf(first, (CBlock(kept + (node,) + back),))
 
 
 def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:
