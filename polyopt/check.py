@@ -31,9 +31,9 @@ from pathlib import Path
 import click
 
 from polyopt.cli import _Command as PolyoptCommand
-from polyopt.cli import _ignored_warning as ignored_pluto_warning
 from polyopt.cli import main as polyopt_command
 from polyopt.cli import options_from_arguments
+from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 DEFAULT_CFLAGS = "-O2 -fopenmp"

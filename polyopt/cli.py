@@ -10,19 +10,20 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from polyopt import __version__
-from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError, format_message
+from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
 from polyopt.flags import FLAGS, REPORT_CHOICES, click_settings, flags_markdown
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
 from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
+from polyopt.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.probe import RunProbe
 from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION
@@ -106,104 +107,6 @@ _CONFLICTS = (("tile", "notile"), ("parallel", "noparallel"), ("tile", "identity
 PLUTO_TILE_SIZES = "tile.sizes"
 
 
-@dataclass(frozen=True)
-class _PlutoFlag:
-    """A flag of Pluto's ``polycc`` that polyopt has no option for: ``ignored`` (with one warning),
-    or a usage error; ``instead`` says what polyopt does; ``value``: it takes a value."""
-
-    ignored: bool
-    instead: str
-    value: bool
-
-
-# Pluto's other flags: ignored where they change nothing about the code polyopt writes (output,
-# solvers, dependence testers, code generator settings, or what polyopt does anyway), rejected where
-# they ask for a transformation or an input that polyopt does not have.  A trailing '=' takes a value.
-_PLUTO_GROUPS: tuple[tuple[bool, str, tuple[str, ...]], ...] = (
-    (
-        True,
-        "polyopt prints only warnings; --report prints its decisions",
-        ("--silent", "-q", "--debug", "--moredebug", "--time"),
-    ),
-    (True, "polyopt's output is indented", ("--indent", "-i")),
-    (True, "polyopt reads C with its own front end", ("--pet",)),
-    (
-        True,
-        "polyopt computes exact dependences with isl",
-        (
-            "--isldep",
-            "--candldep",
-            "--isldepaccesswise",
-            "--isldepstmtwise",
-            "--isldepcoalesce",
-            "--lastwriter",
-            "--nolastwriter",
-            "--nodepbound",
-            "--rar",
-        ),
-    ),
-    (
-        True,
-        "polyopt schedules with isl's scheduler and its own cost models",
-        (
-            "--islsolve",
-            "--pipsolve",
-            "--glpk",
-            "--gurobi",
-            "--lp",
-            "--dfp",
-            "--ilp",
-            "--lpcolor",
-            "--clusterscc",
-            "--flic",
-            "--fast-lin-ind-check",
-            "--per-cc-obj",
-            "--coeff-bound=",
-        ),
-    ),
-    (
-        True,
-        "polyopt generates code with isl's AST generator",
-        ("--cloogsh", "--nocloogbacktrack", "--cloogf=", "--cloogl=", "--codegen-context="),
-    ),
-    (True, "polyopt marks vector loops itself (omp simd) where they are legal", ("--prevector", "--noprevector")),
-    (True, "polyopt orders the loops inside tiles by its own cost model", ("--intratileopt", "--nointratileopt")),
-    (True, "polyopt's tile-size model chooses the tile sizes unless --tile-sizes is given", ("--determine-tile-size",)),
-    (True, "polyopt neither unrolls nor diamond-tiles", ("--nounroll", "--nounrolljam", "--nodiamond-tile")),
-    (True, "polyopt expands scalars that serialize loops (--no-expand turns it off)", ("--scalpriv",)),
-    (
-        False,
-        "polyopt does not unroll; leave it to the C compiler (-funroll-loops)",
-        ("--unroll", "--unrolljam", "--ufactor="),
-    ),
-    (False, "polyopt does not split index sets", ("--iss",)),
-    (
-        False,
-        "polyopt does not diamond-tile; stencils get wavefront (time-skewed) tiles",
-        ("--diamond-tile", "--full-diamond-tile"),
-    ),
-    (False, "choose the fusion with --fuse=model|smart|max|none", ("--typedfuse", "--hybridfuse", "--delayedcut")),
-    (
-        False,
-        "polyopt marks the outermost loops it proves parallel (--noparallel for none)",
-        ("--innerpar", "--multipar", "--forceparallel="),
-    ),
-    (False, "polyopt tiles every permutable band: use --notile, or --tile-sizes", ("--ft=", "--lt=")),
-    (
-        False,
-        "give the machine with --l1, --l2, --l3 or --target; element sizes come from the declared types",
-        ("--cache-size=", "--data-element-size="),
-    ),
-    (False, "polyopt reads C files with '#pragma scop' regions, not scoplib files", ("--readscop",)),
-    (False, "polyopt does not write Bee+Cl@k pragmas", ("--bee",)),
-)
-_PLUTO_FLAGS = {
-    name.rstrip("="): _PlutoFlag(ignored, instead, name.endswith("="))
-    for ignored, instead, names in _PLUTO_GROUPS
-    for name in names
-}
-
-
 def _report_value(args: list[str]) -> list[str]:
     """``args`` with a ``--report`` that is not followed by its value written ``--report=text``, so
     that the argument after it stays an argument (``--report gemm.c``)."""
@@ -216,35 +119,12 @@ def _report_value(args: list[str]) -> list[str]:
     return written
 
 
-def _without_pluto_flags(ctx: click.Context, args: list[str]) -> tuple[list[str], tuple[str, ...]]:
-    """``args`` without the Pluto flags that polyopt ignores (and their values), and those flags;
-    a usage error naming a rejected one."""
-    kept: list[str] = []
-    ignored: list[str] = []
-    tokens: Iterator[str] = iter(args)
-    for arg in tokens:
-        if arg == "--":
-            kept.extend([arg, *tokens])
-            break
-        name, equals, _ = arg.partition("=")
-        flag = _PLUTO_FLAGS.get(name)
-        if flag is None or (equals and not flag.value):
-            kept.append(arg)
-        elif not flag.ignored:
-            raise click.UsageError(f"Pluto's option '{name}' is not supported: {flag.instead}.", ctx)
-        else:
-            if flag.value and not equals:
-                next(tokens, None)
-            ignored.append(name)
-    return kept, tuple(dict.fromkeys(ignored))
-
-
 class _Command(click.Command):
     """polyopt's command: ``-I``, ``-D`` and ``-U`` become one parameter, ``cpp_flags``, in the
     order of the command line (the order in which the preprocessor applies them)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args, ignored = _without_pluto_flags(ctx, _report_value(args))
+        args, ignored = without_pluto_flags(ctx, _report_value(args))
         values, _, order = self.make_parser(ctx).parse_args(args=list(args))
         remaining = {name: iter(values.get(name, ())) for name in _CPP_FLAGS}
         ordered = tuple(
@@ -366,7 +246,7 @@ def main(source: Path, output: str | None, report: str | None, no_probe: bool, *
     written then), 2 for a usage error.
     """
     options = _options(flags)
-    ignored = (_ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
+    ignored = (ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
     try:
         target = _output_path(source, output)
         probe = RunProbe(options, _given_levels(flags), not no_probe)
@@ -420,12 +300,6 @@ def _json_report(
         for region in outcome.regions
     ]
     return report_json(str(source), options.machine.describe(), library, tile_file, warnings, regions)
-
-
-def _ignored_warning(ignored: Sequence[str]) -> str:
-    """The one warning naming the Pluto flags that polyopt ignores, and what it does instead."""
-    named = "; ".join(f"{name} ({_PLUTO_FLAGS[name].instead})" for name in ignored)
-    return format_message(None, "warning", f"ignoring Pluto's options {named}")
 
 
 def options_from_arguments(arguments: Sequence[str]) -> Options:
