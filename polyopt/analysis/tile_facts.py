@@ -104,7 +104,7 @@ def resident_level(machine: Machine, touched: int, streams: bool) -> tuple[str, 
     next one, or None.  A vector loop that ``streams`` is fed from L2 by the prefetcher, so
     the lines need only fit L2; a loop that strides across lines (a column walk) reuses each
     line in the next outer iteration, one element over, only while it stays in L1
-    (bench/RESULTS.md, entry 12)."""
+    (bench/RESULTS.md, 'Resident (untiled) bands')."""
     level, capacity = tile_capacity(machine)
     if not streams:
         level, capacity = "L1", machine.l1

@@ -51,7 +51,7 @@ def scalar_inner(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """An inner member that carries a dependence of a statement on itself (it never becomes a vector
     loop) is held at ``tile-scalar-inner-lines`` cache lines' worth of elements, not at vectors' worth:
     long rows pay only for vectors, and in a skewed wavefront tile they widen every other member's
-    footprint (bench/RESULTS.md, entry 12)."""
+    footprint (bench/RESULTS.md, 'Scalar inner members')."""
     if not facts.scalar or facts.inner is None:
         return tiles, None
     length = max(1, facts.machine.tile_scalar_inner_lines * facts.machine.line // facts.footprint.element_bytes)
@@ -92,7 +92,7 @@ def scalar_square(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 def triangle_cap(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """A member whose range the domain couples to the vector member's (a triangle such as j >= i)
     keeps a tile no longer than the vector member's: a row of longer tiles crosses the diagonal in
-    more, mostly empty tiles, whose vector loops run short (bench/RESULTS.md, entry 11)."""
+    more, mostly empty tiles, whose vector loops run short (bench/RESULTS.md, 'Triangle cap')."""
     return _capped(facts, tiles, facts.coupled, "vector tile (range coupled to it)")
 
 
@@ -112,7 +112,7 @@ def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """When the band's parallel loop starts threads and deals its tiles out in blocks, and its
     busiest core (``busiest_share``) would run more than ``tile-balance-slack`` over an even share, the
     parallel member's tile is shortened, by half at most, to the one that loads that core least
-    (seed 003, Sec. 3.5; bench/RESULTS.md, entry 13)."""
+    (seed 003, Sec. 3.5; bench/RESULTS.md, 'Even-out')."""
     member = facts.parallel
     if not facts.threads or member is None:
         return tiles, None
@@ -134,7 +134,7 @@ def reduction_whole_row(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | No
     """A vector reduction pays a horizontal sum of its partial sums, and a load and store of the
     reduced element, once per tile row, so it runs over its whole extent when every other member's
     tile, sized by the rules before this one, still reaches ``tile-reduction-min``
-    (bench/RESULTS.md, entry 10)."""
+    (bench/RESULTS.md, 'Whole vector reductions')."""
     inner = facts.inner
     if not facts.reduction or inner is None or facts.extents[inner] is None:
         return tiles, None
