@@ -12,6 +12,7 @@ Public:
 - ``run_polyopt(arguments, *, cwd, timeout)``: run polyopt's command line in a new process
   (``python -m polyopt`` of this very package, whatever else is installed).
 - ``first_difference(expected, actual, *, rel_tol, abs_tol, names)``: where two program outputs differ, or None.
+- ``parse_number(text)``: the number a printed token spells, or None.
 
 The benchmark (``polyopt.bench``), the fuzzer (``polyopt.fuzz``) and the tests
 (``tests/support.py``) all build, run and compare through this module.
@@ -159,7 +160,8 @@ def _tokens(text: str) -> Iterator[_Token]:
             index += 1
 
 
-def _number(text: str) -> float | None:
+def parse_number(text: str) -> float | None:
+    """The number ``text`` spells (``float`` syntax), or None."""
     try:
         return float(text)
     except ValueError:
@@ -186,7 +188,7 @@ def _tokens_match(expected: str, actual: str, rel_tol: float | None, abs_tol: fl
         return False
     if _INTEGER.fullmatch(expected) and _INTEGER.fullmatch(actual):
         return int(expected) == int(actual)
-    wanted, got = _number(expected), _number(actual)
+    wanted, got = parse_number(expected), parse_number(actual)
     if wanted is None or got is None:
         return False
     if math.isnan(wanted) or math.isnan(got):

@@ -2,7 +2,7 @@
 
 Public: ``OPTION_SETS``, ``THREADS``, ``FLAGS_PREFIX``, ``REGION_TIMEOUT``, ``REASSOCIATION_TOLERANCE``,
 ``OPTIMIZED``, ``DECLINED``, ``FAILED``, ``Verdict``, ``guard``, ``flags_of``, ``may_reassociate``,
-``tolerance``, ``check_program``, ``check_file``.
+``tolerance``, ``data_scale``, ``check_program``, ``check_file``.
 
 ``check_program(text, name, option_sets, folder=...)`` builds the program ``text`` once
 with ``gcc -O1`` and runs it once; then for each option set it optimizes the text with
@@ -23,13 +23,18 @@ like any other and counted as a fallback, not a failure), and a run that does no
 
 Outputs are compared exactly unless an option set lets polyopt reassociate floating-point
 arithmetic (``may_reassociate``: reductions run in a new order, the default) and the program
-has floating-point data (``tolerance``); integer programs are always compared exactly.
+has floating-point data (``tolerance``); integer programs are always compared exactly.  A
+reassociated sum's rounding error grows with its terms, not with its result: terms of 1e18
+that cancel to 0.25 give 256 in one order and -0.625 in another.  So the absolute floor of a
+reassociated comparison is the tolerance times the data's scale, the largest magnitude the
+original prints (``data_scale``), not the tolerance alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import re
 import signal
 import threading
@@ -42,7 +47,15 @@ from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import PolyoptError
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.toolchain import CHECK_FLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
+from polyopt.toolchain import (
+    CHECK_FLAGS,
+    ToolchainError,
+    compile_c,
+    first_difference,
+    parse_number,
+    run_polyopt,
+    run_program,
+)
 
 OPTION_SETS: tuple[tuple[str, ...], ...] = (
     (),
@@ -128,6 +141,12 @@ def tolerance(flags: Sequence[str], program: str) -> float | None:
     has floating-point data."""
     floating = _FLOATING.search(program) is not None
     return REASSOCIATION_TOLERANCE if floating and may_reassociate(options_from_arguments(flags)) else None
+
+
+def data_scale(output: str) -> float:
+    """The largest finite magnitude among the numbers ``output`` prints, at least 1."""
+    numbers = (parse_number(token) for token in output.split())
+    return max([1.0, *(abs(n) for n in numbers if n is not None and math.isfinite(n))])
 
 
 class _TooLong(BaseException):
@@ -263,12 +282,13 @@ def _compare_runs(
         return build
     binary, arguments = build
     rel_tol = tolerance(flags, program)
+    abs_tol = None if rel_tol is None else rel_tol * data_scale(expected)
     for count in threads:
         try:
             actual = run_program(binary, arguments=arguments, threads=count, timeout=RUN_SECONDS).stdout
         except ToolchainError as error:
             return f"the optimized program failed: {error}"
-        difference = first_difference(expected, actual, rel_tol=rel_tol)
+        difference = first_difference(expected, actual, rel_tol=rel_tol, abs_tol=abs_tol)
         if difference is not None:
             compared = "exactly" if rel_tol is None else f"within {rel_tol:g}"
             return f"outputs differ (compared {compared}, {how.format(threads=count)}): {difference}"

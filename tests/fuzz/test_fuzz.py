@@ -31,10 +31,19 @@ from polyopt.budget import OutOfTime
 from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
-from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, OPTION_SETS, Verdict, check_program, tolerance
+from polyopt.fuzz.differential import (
+    DECLINED,
+    FAILED,
+    OPTIMIZED,
+    OPTION_SETS,
+    Verdict,
+    check_program,
+    data_scale,
+    tolerance,
+)
 from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
-from polyopt.toolchain import compile_c, run_program
+from polyopt.toolchain import compile_c, first_difference, run_program
 
 SEEDS = range(200)
 JOBS = 2
@@ -208,6 +217,16 @@ def test_integer_programs_are_compared_exactly_and_reassociated_floating_point_w
     assert all(tolerance(flags, integers) is None for flags in OPTION_SETS)
     assert tolerance((), doubles) is not None and tolerance(("--no-expand",), doubles) is not None
     assert tolerance(("--no-reassociate",), doubles) is None and tolerance(("--identity",), doubles) is None
+
+
+def test_a_reassociated_sum_is_compared_at_the_scale_of_its_data() -> None:
+    # tests/regressions/case_503023.c: terms of 1e18 that cancel to 0.25 sum to 256 in the original order
+    huge = "begin dump: A\n-1 4.713504889706537e+17 2\nbegin dump: s\n256\n"
+    small = "begin dump: A\n-1 0.5 2\nbegin dump: s\n256\n"
+
+    assert data_scale(huge) == 4.713504889706537e17 and data_scale("0.5 -0.25\n") == 1.0
+    assert first_difference(huge, huge.replace("256", "-0.625"), rel_tol=1e-9, abs_tol=1e-9 * data_scale(huge)) is None
+    assert first_difference(small, small.replace("256", "-0.625"), rel_tol=1e-9, abs_tol=1e-9 * data_scale(small))
 
 
 def test_shrinking_keeps_the_failure(monkeypatch: pytest.MonkeyPatch) -> None:
