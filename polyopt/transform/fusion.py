@@ -1,8 +1,8 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``ResidencyOf``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``, ``model_costing``, ``model_residency``,
-``group_schedule``, ``schedule_region``.
+``ResidencyOf``, ``LoopAnswer``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
+``model_costing``, ``model_residency``, ``group_schedule``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import islpy as isl
 
@@ -55,9 +56,16 @@ MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many cons
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
 ScheduleCoster = Callable[[isl.Schedule], GroupCost]
-Vectorizes = Callable[[isl.Schedule], bool]  # whether every innermost loop of a schedule becomes a simd loop
+EvaluateLoops = Callable[[isl.Schedule], "LoopAnswer"]  # the loop stage on a candidate schedule
 ResidencyOf = Callable[["FusionGroup"], Residency]
 MAX_WAVEFRONT_DEPTH = 3
+
+
+class LoopAnswer(Protocol):
+    """What the loop stage tells of a candidate schedule (``polyopt.passes.loops.LoopEvaluation``)."""
+
+    @property
+    def vectorizes(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -184,12 +192,12 @@ def model_costing(
     options: SchedulerOptions,
     costing: ScheduleCoster,
     residency: ResidencyOf,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), vectorizes)
+        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), evaluate_loops)
         return costing(schedule)
 
     return cost
@@ -423,7 +431,7 @@ def group_schedule(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: Residency | None = None,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
@@ -442,7 +450,7 @@ def group_schedule(
     statements whose shared loop then carries a dependence (gramschmidt's column loop,
     fused with the statements that compute the column it reads), while inside each
     step isl distributes them and their loops run in parallel.  It is also used when
-    ``vectorizes`` finds simd loops in all of its innermost loops but not in all of the
+    the loop stage (``evaluate_loops``) finds simd loops in all of its innermost loops but not in all of the
     wavefront's (jacobi-2d: isl's band runs both sweeps in one guarded loop whose
     dependence keeps it scalar).
     Every schedule is re-verified by the pipeline before code is emitted.
@@ -459,7 +467,7 @@ def group_schedule(
     if residency is not None and residency.resident:
         return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
     deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
-    wanted = deep or costing is not None or vectorizes is not None
+    wanted = deep or costing is not None or evaluate_loops is not None
     stepwise = _stepwise_schedule(model, group, deps.reduced, options) if wanted else None
     if stepwise is None:
         return schedule, None
@@ -467,8 +475,8 @@ def group_schedule(
         if _covered(stepwise, deps.full, group.statements):
             return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
         return schedule, None
-    if vectorizes is not None and _covered(stepwise, deps.full, group.statements):
-        if vectorizes(stepwise) and not vectorizes(schedule):
+    if evaluate_loops is not None and _covered(stepwise, deps.full, group.statements):
+        if evaluate_loops(stepwise).vectorizes and not evaluate_loops(schedule).vectorizes:
             return (
                 stepwise,
                 f"{where}: parallel vector loops inside the original outer loop instead of a scalar wavefront",
@@ -491,7 +499,7 @@ def schedule_region(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: ResidencyOf | None = None,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
     """Schedule each group (choosing between schedules by ``costing``, when given; ``residency``: whether
     it runs from cache, ``model_residency``) and run the groups in order; notes say where a group's
@@ -500,7 +508,7 @@ def schedule_region(
     notes: list[str] = []
     for group in plan.groups:
         resident = residency(group) if residency else None
-        schedule, note = group_schedule(model, group, deps, options, costing, resident, vectorizes)
+        schedule, note = group_schedule(model, group, deps, options, costing, resident, evaluate_loops)
         schedules.append(schedule)
         if note:
             notes.append(note)

@@ -4,6 +4,7 @@ region's schedule."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import islpy as isl
 import pytest
@@ -14,7 +15,14 @@ from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, member_expressions, parallel_outermost, schedule_respects
-from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
+from polyopt.transform.fusion import (
+    EvaluateLoops,
+    FusionGroup,
+    FusionPlan,
+    plan_fusion,
+    schedule_region,
+    top_level_nests,
+)
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
@@ -366,23 +374,34 @@ JACOBI_2D = (
 )
 
 
-def _single_outer_member(schedule: isl.Schedule) -> bool:
-    """A stand-in for the pipeline's vector check: only a schedule whose outer band has one member
+@dataclass(frozen=True)
+class _Evaluation:
+    """A stand-in for the loop stage's answer (``polyopt.passes.loops.LoopEvaluation``)."""
+
+    vectorizes: bool
+
+
+def _single_outer_member(schedule: isl.Schedule) -> _Evaluation:
+    """A stand-in for the pipeline's loop stage: only a schedule whose outer band has one member
     (the time loop, with the sweeps inside it) 'vectorizes'."""
-    return all(band.band_n_member() == 1 for _, band in _top_bands(schedule))
+    return _Evaluation(all(band.band_n_member() == 1 for _, band in _top_bands(schedule)))
 
 
-@pytest.mark.parametrize(("vectorizes", "stepwise"), [(_single_outer_member, True), (lambda schedule: True, False)])
+@pytest.mark.parametrize(
+    ("evaluate_loops", "stepwise"), [(_single_outer_member, True), (lambda schedule: _Evaluation(True), False)]
+)
 def test_a_wavefront_without_vector_loops_gives_way_to_vector_loops_inside_the_time_loop(
-    kernel_of: KernelOf, vectorizes: Callable[[isl.Schedule], bool], stepwise: bool
+    kernel_of: KernelOf, evaluate_loops: EvaluateLoops, stepwise: bool
 ) -> None:
     kernel = kernel_of(JACOBI_2D)
     group = FusionGroup((0,), kernel.statements)
 
-    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, vectorizes=vectorizes)
+    schedule, note = fusion.group_schedule(
+        kernel.model, group, kernel.deps, kernel.scheduler, evaluate_loops=evaluate_loops
+    )
 
     assert schedule_respects(schedule, kernel.full)
     assert (note is not None and "instead of a scalar wavefront" in note) is stepwise
-    assert _single_outer_member(schedule) is stepwise
+    assert _single_outer_member(schedule).vectorizes is stepwise
     if stepwise:
         assert _parallel_statements(schedule, kernel.full) == {"S0", "S1"}
