@@ -4,7 +4,7 @@ Each pass (``polyopt.passes``) plans on the region's context, applies its plan a
 driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.
 
 Public: ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``,
-``optimize_scop``, ``transform``.
+``optimize_scop``, ``part``, ``transform``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.library_choice import LibraryChoice
 from polyopt.analysis.reductions import find_reductions
 from polyopt.diagnostics import format_message
+from polyopt.driver import FileOutcome as FileOutcome
+from polyopt.driver import RegionOutcome as RegionOutcome
 from polyopt.driver import (
-    FileOutcome,
-    RegionOutcome,
     Setting,
     dead_arrays,
     executed,
@@ -55,8 +55,6 @@ from polyopt.passes.splitting import SPLITTING
 from polyopt.passes.vector import VECTOR
 from polyopt.transform.privatization import private_locals, privatized
 from polyopt.verify import checked
-
-__all__ = ["FileOutcome", "RegionOutcome", "optimize_text"]
 
 REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, EXPANSION, SPLITTING, REDUCTIONS)
 SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION, *loop_stage(sized=True), VECTOR)

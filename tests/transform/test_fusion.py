@@ -10,6 +10,7 @@ import islpy as isl
 import pytest
 
 import polyopt.transform.fusion as fusion
+import polyopt.transform.stepping as stepping
 from polyopt.analysis.fusion_cost import BandCost, GroupCost, group_cost
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
@@ -259,7 +260,9 @@ def test_without_relaxed_reductions_rows_are_not_fused(kernel_of: KernelOf) -> N
     kernel = kernel_of(ATAX)
 
     assert (
-        fusion._row_fused(kernel.model, FusionGroup((1,), frozenset({"S1", "S2", "S3"})), kernel.full, kernel.scheduler)
+        stepping.row_fused(
+            kernel.model, FusionGroup((1,), frozenset({"S1", "S2", "S3"})), kernel.full, kernel.scheduler
+        )
         is None
     )
 
@@ -268,8 +271,8 @@ def test_compute_bound_nests_are_left_to_isl(kernel_of: KernelOf) -> None:
     kernel = relaxed(kernel_of(GEMM))
     group = FusionGroup((0,), kernel.statements)
 
-    assert not fusion._streaming(kernel.model, kernel.statements)
-    assert fusion._row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
+    assert not stepping.streaming(kernel.model, kernel.statements)
+    assert stepping.row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
 
 
 # Modified Gram-Schmidt: isl fuses the column loop j with the statements that compute column k
