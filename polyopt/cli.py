@@ -1,7 +1,8 @@
 """The ``polyopt`` command line.
 
 Public: ``main``, ``options_from_arguments``.  Exit codes: 0 success (warnings allowed), 1 an error in
-the input or output (nothing is written), 2 a usage error.
+the input or output (nothing is written), 2 a usage error.  The options are made from the table
+``polyopt.flags.FLAGS``; ``python -m polyopt.cli --flags-markdown`` prints README's flag table from it.
 """
 
 from __future__ import annotations
@@ -18,24 +19,13 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError, format_message
-from polyopt.emit.blas import BLAS_CHOICES
-from polyopt.machine import (
-    BLAS2_THRESHOLD,
-    BLAS_THRESHOLD,
-    PARALLEL_WORK,
-    SETTINGS,
-    Machine,
-    detect,
-    load_target,
-    parse_size,
-    target_settings,
-    with_overrides,
-)
-from polyopt.options import DEFAULT_TIMEOUT, Options, parse_param, parse_tile_sizes
+from polyopt.flags import FLAGS, REPORT_CHOICES, click_settings, flags_markdown
+from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
+from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
-from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
+from polyopt.probe import RunProbe
 from polyopt.report import RegionSummary, format_report, report_json
-from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
+from polyopt.transform.fusion import DEFAULT_FUSION
 from polyopt.transform.tiling import TilingOptions
 
 
@@ -88,29 +78,10 @@ def _umask() -> int:
     return mask
 
 
-class _Parsed(click.ParamType):
-    """A flag value read by one of polyopt's parsers, whose ``PolyoptError`` becomes click's usage error."""
-
-    def __init__(self, name: str, parse: Callable[[str], Any]) -> None:
-        self.name = name
-        self._parse = parse
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not isinstance(value, str):
-            return value
-        try:
-            return self._parse(value)
-        except PolyoptError as error:
-            self.fail(error.message, param, ctx)
-
-
-_SIZE = _Parsed("size", parse_size)
-
-
 def _machine(flags: dict[str, Any]) -> Machine:
     """The machine of ``--target`` (detected without it), with the flags that set one number applied."""
     machine = load_target(flags["target"]) if flags["target"] is not None else detect()
-    return with_overrides(machine, **{name: flags[name] for name in SETTINGS})
+    return with_overrides(machine, **{key.field: flags[key.field] for key in KEYS if key.flag is not None})
 
 
 def _given_levels(flags: dict[str, Any]) -> frozenset[int]:
@@ -124,7 +95,6 @@ def _usage_message(error: PolyoptError) -> str:
     return f"{error.location}: {error.message}" if error.location is not None else error.message
 
 
-REPORT_CHOICES = ("text", "json")
 # the preprocessor's flags: click's parameter name, and the flag (also the joined form's prefix)
 _CPP_FLAGS = {"include_dirs": "-I", "defines": "-D", "undefines": "-U"}
 
@@ -342,6 +312,7 @@ def _options(flags: dict[str, Any]) -> Options:
                 sizes=sizes,
                 default_size=flags["fixed_tile_size"],
                 second_level=flags["l2tile"],
+                disabled_rules=parse_tile_rules(flags["tile_rule"]),
             ),
             timeout=flags["timeout"],
             machine=_machine(flags),
@@ -350,6 +321,14 @@ def _options(flags: dict[str, Any]) -> Options:
         ).validate()
     except PolyoptError as error:
         raise click.UsageError(_usage_message(error)) from None
+
+
+def _with_flags(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` with the click options of ``FLAGS``, in their order."""
+    for flag in reversed(FLAGS):
+        names = (*flag.spellings, flag.name) if flag.name is not None else flag.spellings
+        command = click.option(*names, **click_settings(flag))(command)
+    return command
 
 
 class _Polyopt(_Command):
@@ -372,188 +351,7 @@ class _Polyopt(_Command):
     "(polyopt check --help).",
 )
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
-@click.option(
-    "-o",
-    "--output",
-    metavar="FILE",
-    help="Output file; '-' for standard output. Default: SOURCE with '.polyopt' before its suffix.",
-)
-@click.option(
-    "--identity",
-    is_flag=True,
-    help="Model each region and regenerate it in its original order, with no transformation.",
-)
-@click.option("--noparallel", is_flag=True, help="Do not mark OpenMP parallel loops.")
-@click.option(
-    "--parallel",
-    "--parallelize",
-    "parallel",
-    is_flag=True,
-    help="Pluto's spelling, accepted: parallel loops are marked unless --noparallel.",
-)
-@click.option(
-    "--no-reassociate",
-    is_flag=True,
-    help="Keep reductions (x += e) in their original order: no parallel or vector reductions and no "
-    "library calls, so floating-point results stay bit-identical.",
-)
-@click.option(
-    "--no-expand",
-    is_flag=True,
-    help="Do not expand scalars (a scalar rewritten in every iteration otherwise gets one element per iteration) "
-    "nor keep them in the array elements they are stored to.",
-)
-@click.option(
-    "--assume-dead",
-    metavar="ARRAYS",
-    multiple=True,
-    help="Arrays (comma-separated; may repeat) that are not used after the regions: temporaries that "
-    "fusion leaves with one live value at a time become scalars. Also '#pragma polyopt dead(a, b)' in a region.",
-)
-@click.option(
-    "--blas",
-    type=click.Choice(BLAS_CHOICES),
-    default="auto",
-    show_default=True,
-    help="BLAS idioms (GEMM, SYRK, SYR2K, TRMM, GEMV, GER) as CBLAS calls when their work reaches "
-    "the thresholds: auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
-)
-@click.option(
-    "--microkernel/--no-microkernel",
-    default=True,
-    show_default=True,
-    help="Compute GEMM idioms (C += alpha * op(A) * op(B)) with a register-blocked, packed microkernel "
-    "sized for the target (vector width, registers, caches) where no CBLAS call is made: with --blas=none, "
-    "and below the BLAS threshold.",
-)
-@click.option(
-    "--blas-threshold",
-    "blas3_threshold",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Smallest M*N*K for which a matrix-matrix routine is called (checked at run time); "
-    f"default: the target's, else {BLAS_THRESHOLD} (python -m polyopt.calibrate measures it).",
-)
-@click.option(
-    "--blas2-threshold",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Smallest M*N for which a matrix-vector routine (GEMV, GER) is called (checked at run time); "
-    f"default: the target's, else {BLAS2_THRESHOLD}.",
-)
-@click.option("--notile", is_flag=True, help="Do not tile loop bands.")
-@click.option("--tile", is_flag=True, help="Pluto's spelling, accepted: bands are tiled unless --notile.")
-@click.option(
-    "--tile-sizes",
-    metavar="SIZES",
-    help="Tile sizes: '32,32,256', or a file with one size per line; used member by member "
-    "across the tiled bands in order, then the tile-size model. Without it, a file 'tile.sizes' "
-    "in the current folder is used when present, as Pluto does.",
-)
-@click.option(
-    "--fixed-tile-size",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Tile every member by N instead of the tile-size model's sizes (--tile-sizes still come first).",
-)
-@click.option(
-    "--l2tile",
-    "--second-level-tile",
-    "l2tile",
-    is_flag=True,
-    help="Tile a second time, grouping tiles into L2 tiles, where the extents may exceed one.",
-)
-@click.option(
-    "--fuse",
-    type=click.Choice(FUSION_POLICIES),
-    show_default=DEFAULT_FUSION,
-    help="Fusion of top-level loop nests: model (the cheapest grouping by a cost model of memory traffic "
-    "and parallel work), smart (fuse when it keeps parallelism and shares data), "
-    "max (let the scheduler fuse all it can) or none.",
-)
-@click.option("--smartfuse", is_flag=True, help="Pluto's spelling of --fuse=smart.")
-@click.option("--maxfuse", is_flag=True, help="Pluto's spelling of --fuse=max.")
-@click.option("--nofuse", is_flag=True, help="Pluto's spelling of --fuse=none.")
-@click.option(
-    "--timeout",
-    type=float,
-    default=DEFAULT_TIMEOUT,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time allowed for optimizing one region. A region that takes longer is retried without "
-    "fusion search and with fixed tiles, then in its original order (each attempt with the same "
-    "time), with a warning; if even that takes too long, it is kept as written.",
-)
-@click.option(
-    "--target",
-    metavar="FILE",
-    help="Machine description for the cost models: lines 'key = value' with keys l1, l2, l3, line, cores, "
-    "simd-bytes (missing keys are detected). 'python -m polyopt.machine' prints the detected one.",
-)
-@click.option("--l1", type=_SIZE, metavar="SIZE", help="L1 data cache of one core: bytes, or with K, M, G ('48K').")
-@click.option("--l2", type=_SIZE, metavar="SIZE", help="L2 cache as seen by one core.")
-@click.option("--l3", type=_SIZE, metavar="SIZE", help="L3 cache (0: none).")
-@click.option("--line", type=_SIZE, metavar="SIZE", help="Cache line size.")
-@click.option("--cores", type=int, metavar="N", help="Cores the program runs on.")
-@click.option(
-    "--simd-bytes", type=int, metavar="N", help="Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512."
-)
-@click.option(
-    "--vector-registers",
-    type=int,
-    metavar="N",
-    help="Vector registers the compiler may allocate (16 SSE/AVX2, 32 AVX-512): the GEMM microkernel's register block.",
-)
-@click.option(
-    "--parallel-work",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Statement instances from which a parallel loop starts threads "
-    f"(default: the target's, else {PARALLEL_WORK}).",
-)
-@click.option(
-    "--param",
-    type=_Parsed("name=value", parse_param),
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Typical value of a region parameter for the cost models (may repeat); without it the value "
-    "the preprocessor gives (with -I, -D, -U), else 1024.",
-)
-@click.option(
-    "-I",
-    "include_dirs",
-    multiple=True,
-    metavar="DIR",
-    help="Folder searched for included headers when polyopt runs the preprocessor, as gcc's -I "
-    '(-Idir also; may repeat). The source\'s folder is searched for "..." includes first, as when compiling it.',
-)
-@click.option(
-    "-D",
-    "defines",
-    multiple=True,
-    metavar="NAME[=VALUE]",
-    help="Define a macro when polyopt runs the preprocessor, as gcc's -D (-DN=100 also; may repeat): "
-    "PolyBench's -DLARGE_DATASET sets the parameter values the cost models assume.",
-)
-@click.option(
-    "-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as gcc's -U (-UNAME also; may repeat)."
-)
-@click.option(
-    "--report",
-    type=click.Choice(REPORT_CHOICES),
-    is_flag=False,
-    flag_value="text",
-    help="Print what was found and decided for each region to standard error: --report as text, "
-    "--report=json as one JSON document.",
-)
-@click.option(
-    "--no-probe",
-    is_flag=True,
-    help="Do not measure the BLAS library against polyopt's microkernel and loops on this machine (a hermetic "
-    f"build; also {NO_PROBE_VARIABLE}=1): the machine's thresholds decide. By default, with --blas=auto, the "
-    "first region with a BLAS idiom runs the probe once per machine and library, cached in "
-    "$XDG_CACHE_HOME/polyopt (~/.cache/polyopt).",
-)
+@_with_flags
 @click.version_option(__version__, prog_name="polyopt")
 def main(source: Path, output: str | None, report: str | None, no_probe: bool, **flags: Any) -> None:
     """Optimize the '#pragma scop' regions of the C file SOURCE.
@@ -643,3 +441,9 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     for name in ("source", "output", "report", "no_probe"):
         params.pop(name)
     return _options(params)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--flags-markdown"]:
+        sys.exit("usage: python -m polyopt.cli --flags-markdown  (README's flag table)")
+    print(flags_markdown(), end="")

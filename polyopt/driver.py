@@ -279,7 +279,10 @@ def storage(ctx: RegionContext, schedule: isl.Schedule, scalars: Mapping[str, st
     marks = [mark for _, band in band_nodes(schedule) if (mark := parent_mark(band)) is not None]
     arrays = {clause.array for mark in marks for clause in mark.reductions if clause.mode == SECTION}
     sections = {array: model.section(array) for array in sorted(arrays)}
-    return Storage(ctx.reductions, sections, dict(scalars), _extents(model), ctx.machine.parallel_work)
+    machine = ctx.machine
+    return Storage(
+        ctx.reductions, sections, dict(scalars), _extents(model), machine.parallel_work, machine.section_limit
+    )
 
 
 def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:

@@ -1,29 +1,26 @@
-"""The machine that the optimized code will run on: cache sizes, cores and vector width.
+"""The target of the optimized code: facts of the machine, and the profile of numbers fitted on it.
 
-The cost models (tile sizes, fusion) read these numbers from ``Options.machine``.
-They are detected on the machine polyopt runs on, read from a target file
-(``--target FILE``), or set one by one on the command line (``--l1`` ...).
+The cost models read both from ``Options.machine``.  The facts (cache sizes, cores, vector width and
+registers) are detected on the machine polyopt runs on; the profile (where library calls and threads
+start to pay, the fusion cost model's prices, the microkernel's and the emitter's limits, isl's
+scheduler bounds) takes its defaults.  A target file (``--target FILE``) sets any of them, and some
+have a flag of their own (``--l1`` ...).
 
 A target file has one ``key = value`` per line; ``#`` starts a comment::
 
     # a 2-core AVX-512 server
     l1 = 32K          # bytes of L1 data cache of one core
-    l2 = 1M           # bytes of L2 as seen by one core
-    l3 = 32M          # bytes of L3 (0: none)
-    line = 64         # cache line bytes
     cores = 2
-    simd-bytes = 64   # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
-    vector-registers = 32        # vector registers: 16 SSE/AVX2, 32 AVX-512
-    blas3-threshold = 7077888    # M·N·K from which GEMM-like calls pay (python -m polyopt.calibrate)
-    blas2-threshold = 1048576    # M·N from which GEMV and GER calls pay
-    parallel-work = 16777216     # statement instances from which a parallel loop starts threads
+    simd-bytes = 64
+    blas3-threshold = 7077888
 
-Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).
-A key that the file leaves out takes the detected value.  ``python -m polyopt.machine``
-prints the detected machine in this format.
+Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).  A key that the
+file leaves out takes the detected value (a fact) or its default (a profile key).  ``KEYS`` lists
+every key with its default and meaning; ``python -m polyopt.machine`` prints them all in this format.
 
-Public: ``Machine``, ``SETTINGS``, ``DEFAULTS``, ``parse_size``, ``detect``, ``detect_from``,
-``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``main``.
+Public: ``Machine``, ``Key``, ``KEYS``, ``DEFAULTS``, ``BLAS_THRESHOLD``,
+``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``, ``parse_size``, ``detect``, ``detect_from``,
+``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``keys_markdown``, ``main``.
 """
 
 from __future__ import annotations
@@ -37,78 +34,63 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyopt.diagnostics import Location, PolyoptError
+from polyopt.target_keys import (
+    BLAS2_THRESHOLD,
+    BLAS_THRESHOLD,
+    COUNT,
+    DEFAULTS,
+    FACT,
+    KEYS,
+    PARALLEL_WORK,
+    PRICE,
+    PROFILE,
+    SECTION_LIMIT,
+    SIZE,
+    Key,
+)
 
 SYS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
 PROC_CPUINFO = Path("/proc/cpuinfo")
 
-# Work from which CBLAS calls are made, as `python -m polyopt.calibrate --runs 3` measured it on the
-# 2-core project VM on 2026-11-23 (gcc 12 -O3 -march=native -fopenmp, OpenBLAS 0.3.21 pthreads,
-# 2 threads, polyopt's own loops against the call, one call per fresh process, median of 3):
-# C += A*B, n^3:  n=128: loops 0.44 ms, call 0.50 ms; n=192: 0.90 / 0.83; n=256: 9.47 / 2.66;
-#                 n=384: 7.93 / 4.31; n=512: 19.3 / 9.08  -> 192^3 (the seed thesis says 256^3)
-# y += A*x, n^2:  n=512: 0.069 / 0.115 ms; n=1024: 0.47 / 0.36; n=2048: 2.57 / 1.40;
-#                 n=4096: 6.03 / 4.84; n=6144: 12.8 / 10.7  -> 1024^2
-# At 1024^2 the calls also won on PolyBench's LARGE atax, bicg, mvt, gemver and gesummv (2.34x -> 2.69x,
-# 5.78x -> 5.76x, 4.16x -> 4.98x, 2.27x -> 2.46x, 2.71x -> 5.94x over the original, median of 5), where an
-# earlier hand measurement against other loops had put the level-2 crossover near 3000^2.
-BLAS_THRESHOLD = 192**3
-BLAS2_THRESHOLD = 1024**2
-# Statement instances from which a parallel region starts threads (an ``if`` clause evaluated at
-# run time): about 10 ms of work on one core; on the 2-core project VM the first parallel region
-# of a process costs 5 to 10 ms, and as much again when an idle core has to wake up.
-PARALLEL_WORK = 1 << 24
-SETTINGS = (
-    "l1",
-    "l2",
-    "l3",
-    "line",
-    "cores",
-    "simd_bytes",
-    "vector_registers",
-    "blas3_threshold",
-    "blas2_threshold",
-    "parallel_work",
-)
-# the fields a target file or a flag may set
-_FLAGS = {"blas3_threshold": "--blas-threshold"}  # flags not named after their field
-_DETECTED = SETTINGS[:7]  # read off the machine; the thresholds are measured (polyopt.calibrate)
-_KEYS = {name.replace("_", "-"): name for name in SETTINGS}  # target file key -> field
-# plain integers, not sizes
-_COUNTS = ("cores", "simd_bytes", "vector_registers", "blas3_threshold", "blas2_threshold", "parallel_work")
-DEFAULTS = {
-    "l1": 32 << 10,
-    "l2": 1 << 20,
-    "l3": 8 << 20,
-    "line": 64,
-    "cores": 1,
-    "simd_bytes": 16,
-    "vector_registers": 16,
-    "blas3_threshold": BLAS_THRESHOLD,
-    "blas2_threshold": BLAS2_THRESHOLD,
-    "parallel_work": PARALLEL_WORK,
-}
+_BY_NAME = {key.name: key for key in KEYS}  # target file key -> its Key
+_BY_FIELD = {key.field: key for key in KEYS}
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _SIZE = re.compile(r"(\d+)\s*(?:([KMG])(?:iB|B)?|B)?", re.IGNORECASE)
+_PRICE = re.compile(r"\d+(\.\d*)?|\.\d+")
 _VECTOR_FLAGS = (("avx512f", 64), ("avx2", 32), ("avx", 32))
 _REGISTER_FLAGS = (("avx512f", 32),)  # x86-64 has 16 vector registers, 32 with AVX-512
 
 
 @dataclass(frozen=True)
 class Machine:
-    """What the cost models know about the target machine (sizes in bytes)."""
+    """What the cost models know about the target: its facts (sizes in bytes) and its profile
+    (``KEYS`` says what each field means); ``origin`` says where the numbers came from."""
 
-    l1: int  # L1 data cache of one core
-    l2: int  # L2 cache as seen by one core
-    l3: int  # L3 cache (0 if none)
-    line: int  # cache line
-    cores: int  # cores the program may run on
-    simd_bytes: int  # vector register width: 16 SSE, 32 AVX2, 64 AVX-512
-    origin: str  # where the numbers came from
-    blas3_threshold: int = BLAS_THRESHOLD  # work (M·N·K) from which matrix-matrix routines pay
-    blas2_threshold: int = BLAS2_THRESHOLD  # work (M·N) from which matrix-vector routines pay
-    parallel_work: int = PARALLEL_WORK  # statement instances from which a parallel region pays
-    vector_registers: int = 16  # vector registers the compiler may allocate: 16 SSE/AVX2, 32 AVX-512
+    l1: int
+    l2: int
+    l3: int
+    line: int
+    cores: int
+    simd_bytes: int
+    origin: str
+    blas3_threshold: int = BLAS_THRESHOLD
+    blas2_threshold: int = BLAS2_THRESHOLD
+    parallel_work: int = PARALLEL_WORK
+    vector_registers: int = DEFAULTS["vector_registers"]
+    op_cycles: float = DEFAULTS["op_cycles"]
+    byte_cycles: float = DEFAULTS["byte_cycles"]
+    section_limit: int = SECTION_LIMIT
+    kc_limit: int = DEFAULTS["kc_limit"]
+    nc_limit: int = DEFAULTS["nc_limit"]
+    isl_max_coefficient: int = DEFAULTS["isl_max_coefficient"]
+    isl_max_constant_term: int = DEFAULTS["isl_max_constant_term"]
+    tile_l2_share: int = DEFAULTS["tile_l2_share"]
+    tile_gamma_floor: float = DEFAULTS["tile_gamma_floor"]
+    tile_inner_vectors: int = DEFAULTS["tile_inner_vectors"]
+    tile_scalar_inner_lines: int = DEFAULTS["tile_scalar_inner_lines"]
+    tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
+    tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,
@@ -150,8 +132,20 @@ def _parse_count(text: str) -> int:
     return int(text)
 
 
-def _parser(name: str) -> Callable[[str], int]:
-    return _parse_count if name in _COUNTS else parse_size
+def _parse_price(text: str) -> float:
+    if _PRICE.fullmatch(text.strip()) is None:
+        raise PolyoptError(f"'{text}' is not a non-negative number")
+    return float(text)
+
+
+_PARSERS: dict[str, Callable[[str], int | float]] = {SIZE: parse_size, COUNT: _parse_count, PRICE: _parse_price}
+
+
+def _written(key: Key, value: int | float) -> str:
+    """``value`` as a target file writes it: sizes in the largest binary unit that divides them."""
+    if key.kind == SIZE:
+        return "".join(map(str, _in_units(int(value))))
+    return str(value)
 
 
 def _read(path: Path) -> str | None:
@@ -200,9 +194,9 @@ def _core_count() -> dict[str, int]:
 
 def detect_from(cache_folder: Path, cpuinfo: Path) -> Machine:
     """The machine described by a ``/sys/.../cpu0/cache`` folder and a ``/proc/cpuinfo`` file, with
-    the cores this process may run on; anything not found takes its value in ``DEFAULTS``."""
+    the cores this process may run on; a fact not found, and the profile, take their ``DEFAULTS``."""
     found = _caches(cache_folder) | _vector_bytes(cpuinfo) | _core_count()
-    missing = [name for name in _DETECTED if name not in found]
+    missing = [key.field for key in KEYS if key.group == FACT and key.field not in found]
     origin = f"detected from {cache_folder} and {cpuinfo}"
     if missing:
         origin += f"; defaults for {', '.join(missing)}"
@@ -215,24 +209,24 @@ def detect() -> Machine:
     return detect_from(SYS_CACHE, PROC_CPUINFO)
 
 
-def _setting(key: str, value: str, location: Location) -> tuple[str, int]:
-    name = _KEYS.get(key)
-    if name is None:
-        raise PolyoptError(f"unknown key '{key}' in the target file (keys: {', '.join(_KEYS)})", location)
+def _setting(name: str, value: str, location: Location) -> tuple[str, int | float]:
+    key = _BY_NAME.get(name)
+    if key is None:
+        raise PolyoptError(f"unknown key '{name}' in the target file (keys: {', '.join(_BY_NAME)})", location)
     try:
-        return name, _parser(name)(value)
+        return key.field, _PARSERS[key.kind](value)
     except PolyoptError as error:
-        raise PolyoptError(f"bad value for '{key}': {error.message}", location) from None
+        raise PolyoptError(f"bad value for '{name}': {error.message}", location) from None
 
 
-def target_settings(path: Path | str) -> dict[str, int]:
+def target_settings(path: Path | str) -> dict[str, int | float]:
     """The settings of a target file (see the module docstring), by ``Machine`` field."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise PolyoptError(f"cannot read target file '{path}': {reason}") from None
-    values: dict[str, int] = {}
+    values: dict[str, int | float] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()
         if not content:
@@ -241,15 +235,16 @@ def target_settings(path: Path | str) -> dict[str, int]:
         key, equals, value = (part.strip() for part in content.partition("="))
         if not equals or not key or not value:
             raise PolyoptError(f"expected 'key = value' in the target file, not '{content}'", location)
-        name, size = _setting(key, value, location)
+        name, setting = _setting(key, value, location)
         if name in values:
             raise PolyoptError(f"'{key}' is set twice in the target file", location)
-        values[name] = size
+        values[name] = setting
     return values
 
 
 def load_target(path: Path | str) -> Machine:
-    """The machine of a target file (see the module docstring); keys it leaves out are detected."""
+    """The machine of a target file (see the module docstring); facts it leaves out are detected,
+    profile keys take their defaults."""
     return dataclasses.replace(detect(), **target_settings(path), origin=f"target file {path}")
 
 
@@ -258,22 +253,40 @@ def with_overrides(machine: Machine, **values: int | None) -> Machine:
     given = {name: value for name, value in values.items() if value is not None}
     if not given:
         return machine
-    flags = ", ".join(_FLAGS.get(name, "--" + name.replace("_", "-")) for name in given)
+    flags = ", ".join(_BY_FIELD[name].flag or _BY_FIELD[name].name for name in given)
     return dataclasses.replace(machine, **given, origin=f"{machine.origin} + overrides {flags}")
 
 
+_HEADINGS = {
+    FACT: "# facts of the machine (detected when left out)",
+    PROFILE: "# profile: numbers fitted by measurement (their defaults when left out)",
+}
+
+
 def target_text(machine: Machine) -> str:
-    """``machine`` as a target file that ``load_target`` reads back to the same numbers."""
+    """``machine`` as a target file that ``load_target`` reads back to the same numbers: its facts,
+    then its profile, each key with its meaning as a comment."""
     lines = [f"# polyopt target: {machine.origin}"]
-    for key, name in _KEYS.items():
-        value = getattr(machine, name)
-        text = str(value) if name in _COUNTS else "".join(map(str, _in_units(value)))
-        lines.append(f"{key} = {text}")
+    for group, heading in _HEADINGS.items():
+        lines.append(heading)
+        for key in KEYS:
+            if key.group == group:
+                setting = f"{key.name} = {_written(key, getattr(machine, key.field))}"
+                lines.append(f"{setting:<32} # {key.meaning}")
     return "\n".join(lines) + "\n"
 
 
+def keys_markdown() -> str:
+    """README's table of the target file's keys: each key, its default (facts: detected) and meaning."""
+    rows = [
+        f"| `{key.name}` | {'detected' if key.group == FACT else f'`{_written(key, key.default)}`'} | {key.meaning} |"
+        for key in KEYS
+    ]
+    return "\n".join(["| key | default | meaning |", "|---|---|---|", *rows]) + "\n"
+
+
 def main() -> None:
-    """``python -m polyopt.machine``: print the detected machine as a target file."""
+    """``python -m polyopt.machine``: print the detected machine and the default profile as a target file."""
     print(target_text(detect()), end="")
 
 

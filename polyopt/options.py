@@ -1,20 +1,22 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_param``.  Each field maps to one
-command-line flag (see ``polyopt.cli``).
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_param``.
+The flags that set each field are in ``polyopt.flags``.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyopt.analysis.library_choice import LibraryChoice
+from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES
-from polyopt.machine import Machine, detect
+from polyopt.machine import KEYS, Machine, detect
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
@@ -24,36 +26,27 @@ DEFAULT_TIMEOUT = 10.0  # seconds per attempt at a region
 
 @dataclass(frozen=True)
 class Options:
-    """All options of a run.
+    """All options of a run; ``polyopt.flags.FLAGS`` names the flags that set each field, with their help.
 
-    ``identity``: regenerate each region in its original order with no
-    transformation (``--identity``); ``fusion``: ``--fuse`` policy;
-    ``parallel``: mark OpenMP parallel loops (``--noparallel`` clears it);
-    ``expand``: expand scalars that serialize loops and keep scalars in the elements they are stored
-    to (``--no-expand`` clears it);
-    ``assume_dead``: arrays not used after any region (``--assume-dead``), which
-    may be contracted;
-    ``blas``: ``--blas=auto|cblas|none`` (library calls for BLAS idioms), called when the
-    work reaches the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or
-    ``blas2_threshold`` (matrix-vector routines: M·N);
-    ``microkernel``: compute GEMM idioms with polyopt's microkernel (``polyopt.analysis.microkernel``)
-    where no BLAS call is made (``--no-microkernel`` clears it);
-    ``reassociate``: run reductions in a new order or in parallel, which
-    rounds floating-point sums differently (``--no-reassociate`` clears it);
-    ``tiling``: ``--notile`` and ``--tile-sizes``; ``scheduler``: isl's limits;
-    ``timeout``: seconds each attempt at a region may take before it is stopped and the
-    region retried with simpler options (``--timeout``; see ``polyopt.budget``);
-    ``machine``: the target machine for the cost models (``--target`` and ``--l1``, ``--l2``,
-    ``--l3``, ``--line``, ``--cores``, ``--simd-bytes``, ``--vector-registers``, ``--blas-threshold``,
-    ``--blas2-threshold``,
-    ``--parallel-work``; detected by default, see ``polyopt.machine``);
-    ``library``: which of the CBLAS call, the microkernel and the loops computes each idiom, by size
-    (``polyopt.analysis.library_choice``; the probe's, ``polyopt.probe``); None: the machine's thresholds;
-    ``params``: hints for the values of region parameters, ``(name, value)`` pairs in flag order
-    (``--param NAME=VALUE``; see ``polyopt.frontend.params``);
+    ``identity``: regenerate each region in its original order with no transformation;
+    ``fusion``: the fusion policy (``polyopt.transform.fusion``); ``parallel``: mark OpenMP parallel loops;
+    ``reassociate``: run reductions in a new order or in parallel, which rounds floating-point sums
+    differently; ``expand``: expand scalars that serialize loops and keep scalars in the elements they
+    are stored to; ``assume_dead``: arrays not used after any region, which may be contracted;
+    ``blas``: library calls for BLAS idioms (``auto``, ``cblas``, ``none``), made when the work reaches
+    the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or ``blas2_threshold``
+    (matrix-vector routines: M·N); ``microkernel``: compute GEMM idioms with polyopt's microkernel
+    (``polyopt.analysis.microkernel``) where no BLAS call is made; ``tiling``: tiling and tile sizes;
+    ``scheduler``: isl's limits; ``timeout``: seconds each attempt at a region may take before it is
+    stopped and the region retried with simpler options (``polyopt.budget``); ``machine``: the target's
+    facts and profile for the cost models (``polyopt.machine``); ``library``: which of the CBLAS call,
+    the microkernel and the loops computes each idiom, by size (``polyopt.analysis.library_choice``;
+    the probe's, ``polyopt.probe``), None: the machine's thresholds; ``params``: hints for the values of
+    region parameters, ``(name, value)`` pairs in flag order (``polyopt.frontend.params``);
     ``cpp_flags``: the preprocessor flags with which the file is compiled, each in its joined form
     (``-Idir``, ``-DN=100``, ``-UX``) in command-line order, used wherever polyopt runs the
-    preprocessor (parameter values).  Neither changes the code by itself, so both go with ``identity``.
+    preprocessor (parameter values).  Neither of the last two changes the code by itself, so both go
+    with ``identity``.
     """
 
     identity: bool = False
@@ -95,29 +88,16 @@ class Options:
         return self
 
 
-# the fields of ``Machine`` that a flag sets: how messages name them, and whether 0 is allowed
-_MACHINE_FIELDS = (
-    ("l1", "the L1 data cache size (--l1)", False),
-    ("l2", "the L2 cache size (--l2)", False),
-    ("l3", "the L3 cache size (--l3)", True),
-    ("line", "the cache line size (--line)", False),
-    ("cores", "the number of cores (--cores)", False),
-    ("simd_bytes", "the vector width in bytes (--simd-bytes)", False),
-    ("vector_registers", "the number of vector registers (--vector-registers)", False),
-    ("blas3_threshold", "the level-3 BLAS threshold (--blas-threshold)", True),
-    ("blas2_threshold", "the level-2 BLAS threshold (--blas2-threshold)", True),
-    ("parallel_work", "the work from which loops run in parallel (--parallel-work)", True),
-)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CPP_FLAG = re.compile(r"-I.+|-D[A-Za-z_][A-Za-z0-9_]*(=.*)?|-U[A-Za-z_][A-Za-z0-9_]*", re.S)
 
 
 def _validate_machine(machine: Machine) -> None:
-    for name, what, zero_allowed in _MACHINE_FIELDS:
-        value = getattr(machine, name)
-        if value < (0 if zero_allowed else 1):
-            requirement = "0 or positive" if zero_allowed else "positive"
-            raise PolyoptError(f"{what} must be {requirement}, not {value} (machine {machine.origin})")
+    for key in KEYS:
+        value = getattr(machine, key.field)
+        if value < key.minimum:
+            requirement = "0 or positive" if key.minimum == 0 else "positive"
+            raise PolyoptError(f"{key.label} must be {requirement}, not {value} (machine {machine.origin})")
     if machine.simd_bytes & (machine.simd_bytes - 1):
         raise PolyoptError(
             f"the vector width in bytes (--simd-bytes) must be a power of two, not {machine.simd_bytes} "
@@ -170,3 +150,18 @@ def parse_tile_sizes(text: str) -> tuple[int, ...]:
     if not sizes or any(size < 1 for size in sizes):
         raise PolyoptError(f"tile sizes must be positive integers, not '{text}'")
     return sizes
+
+
+def parse_tile_rules(values: Sequence[str]) -> frozenset[str]:
+    """The tile-size model's rules switched off by ``--tile-rule`` values: comma-separated ``-NAME``
+    (off) and ``+NAME`` (on again), applied in order."""
+    disabled: set[str] = set()
+    for item in (part.strip() for value in values for part in value.split(",")):
+        sign, name = item[:1], item[1:]
+        if sign not in ("-", "+") or name not in RULE_NAMES:
+            raise PolyoptError(f"--tile-rule: expected -NAME or +NAME, not '{item}' (rules: {', '.join(RULE_NAMES)})")
+        if sign == "-":
+            disabled.add(name)
+        else:
+            disabled.discard(name)
+    return frozenset(disabled)

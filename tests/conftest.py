@@ -74,3 +74,11 @@ def scop_of() -> Callable[..., Scop]:
 @pytest.fixture
 def model_of() -> Callable[..., PolyModel]:
     return lambda body, declarations="": build_model(_scop_of(body, declarations))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-decisions",
+        action="store_true",
+        help="rewrite the golden decisions in tests/decisions/ instead of comparing with them",
+    )

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import MAX_ROUNDS, _variants, bench_kernel, interleaved, rounds_wanted, twins
+from polyopt.bench import _variants, bench_kernel
 from polyopt.bench import main as bench_main
+from polyopt.bench_timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
 from polyopt.toolchain import ToolchainError

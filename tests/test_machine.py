@@ -11,16 +11,26 @@ import pytest
 
 from polyopt.diagnostics import PolyoptError
 from polyopt.machine import (
+    COUNT,
     DEFAULTS,
+    FACT,
+    KEYS,
+    PRICE,
+    PROFILE,
+    SIZE,
     SYS_CACHE,
+    Key,
     Machine,
     detect,
     detect_from,
+    keys_markdown,
     load_target,
     parse_size,
+    target_settings,
     target_text,
     with_overrides,
 )
+from polyopt.target_keys import SETTINGS
 
 SERVER = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
 
@@ -182,6 +192,10 @@ def test_the_printed_target_reads_back_to_the_same_machine(tmp_path: Path) -> No
         ("l1 =\n", 1, "expected 'key = value'"),
         ("line = 64\nline = 128\n", 2, "'line' is set twice in the target file"),
         ("simd_bytes = 32\n", 1, "unknown key 'simd_bytes'"),
+        ("# fitted\nkc-limit = 128\nkc_limit = 64\n", 3, "unknown key 'kc_limit'"),
+        ("op-cycles = fast\n", 1, "bad value for 'op-cycles': 'fast' is not a non-negative number"),
+        ("byte-cycles = -1\n", 1, "bad value for 'byte-cycles': '-1' is not a non-negative number"),
+        ("section-limit = 1.5\n", 1, "bad value for 'section-limit': '1.5' is not a non-negative integer"),
     ],
 )
 def test_load_target_errors_name_the_file_and_line(tmp_path: Path, text: str, line: int, message: str) -> None:
@@ -226,4 +240,59 @@ def test_python_m_polyopt_machine_prints_a_target_file_of_the_detected_machine(t
 
     assert result.stdout.startswith("# polyopt target: detected from ")
     assert dataclasses.replace(load_target(path), origin=detect().origin) == detect()
-    assert set(DEFAULTS) == {line.split(" = ")[0].replace("-", "_") for line in result.stdout.splitlines()[1:]}
+    assert set(target_settings(path)) == set(DEFAULTS) == set(SETTINGS)
+
+
+def test_the_printed_target_lists_facts_then_profile_each_key_with_its_meaning() -> None:
+    lines = target_text(SERVER).splitlines()
+    facts = lines.index("# facts of the machine (detected when left out)")
+    profile = lines.index("# profile: numbers fitted by measurement (their defaults when left out)")
+
+    assert 0 < facts < lines.index("l1 = 32K                         # bytes of L1 data cache of one core") < profile
+    assert lines.index("section-limit = 16384            " + "# " + _KEY["section_limit"].meaning) > profile
+    assert {key.group for key in KEYS} == {FACT, PROFILE}
+
+
+# -- the table of keys ----------------------------------------------------------
+
+_KEY = {key.field: key for key in KEYS}
+# a value other than the default for each key, written as a target file writes it
+_OTHER = {SIZE: ("48K", 48 << 10), COUNT: ("3", 3), PRICE: ("0.25", 0.25)}
+
+
+def test_the_machine_has_one_field_per_key_with_the_key_default() -> None:
+    fields = {field.name: field for field in dataclasses.fields(Machine)}
+
+    assert set(fields) == {*SETTINGS, "origin"}
+    for key in KEYS:
+        assert key.default == DEFAULTS[key.field] and key.name == key.field.replace("_", "-")
+        if key.field in ("l1", "l2", "l3", "line", "cores", "simd_bytes"):
+            continue  # facts a Machine is always given
+        assert fields[key.field].default == key.default, key.field
+
+
+@pytest.mark.parametrize("key", KEYS, ids=lambda key: key.name)
+def test_every_key_round_trips_through_a_target_file(tmp_path: Path, key: Key) -> None:
+    text, value = _OTHER[key.kind]
+    path = _target(tmp_path, f"{key.name} = {text}\n")
+
+    machine = load_target(path)
+
+    assert getattr(machine, key.field) == value != key.default
+    again = _target(tmp_path, target_text(machine))
+    assert load_target(again) == dataclasses.replace(machine, origin=f"target file {again}")
+
+
+def test_a_profile_key_left_out_takes_its_default_and_a_fact_is_detected(tmp_path: Path) -> None:
+    machine = load_target(_target(tmp_path, "kc-limit = 64\n"))
+
+    assert machine.kc_limit == 64
+    assert machine.section_limit == DEFAULTS["section_limit"] and machine.op_cycles == DEFAULTS["op_cycles"]
+    assert machine.l1 == detect().l1
+
+
+def test_the_readme_lists_the_keys_of_the_table() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+    assert keys_markdown() in readme
+    assert "| `section-limit` | `16384` | most elements of an array section" in keys_markdown()

@@ -29,18 +29,8 @@ from polyopt.emit.blas import cblas_available
 from polyopt.machine import Machine, detect
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.probe import (
-    NO_PROBE_VARIABLE,
-    ProbeKey,
-    RunProbe,
-    cache_folder,
-    cache_path,
-    library_file,
-    load,
-    probe_key,
-    probed,
-    store,
-)
+from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
+from polyopt.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
 # a library that loses to the microkernel at every GEMM size, and wins GEMV from n = 1024

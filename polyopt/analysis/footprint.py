@@ -30,6 +30,7 @@ from fractions import Fraction
 import islpy as isl
 
 from polyopt import isl_util
+from polyopt.analysis.rational_rows import column_of, dot, extend_basis, inverse, unit_row
 from polyopt.model import PolyModel, Reference
 from polyopt.schedule_tree import band_statements
 
@@ -159,7 +160,7 @@ def band_footprint(model: PolyModel, band: isl.ScheduleNode, parameters: Mapping
             rows = _subscripts(ref.relation)
             if rows is None:
                 return None
-            coordinates = [tuple(_dot(linear, d) for d in directions) for linear, _, _ in rows]
+            coordinates = [tuple(dot(linear, d) for d in directions) for linear, _, _ in rows]
             widened = [c[:members] + (Fraction(0),) * (first - members) + c[members:] for c in coordinates]
             key = (ref.array, tuple(widened), tuple(p for _, p, _ in rows))
             keyed.setdefault(key, []).append((tuple(const for _, _, const in rows), runs))
@@ -253,73 +254,21 @@ def _frame(
     depth = model.domains[statement].dim(isl.dim_type.set)
     basis: list[tuple[Fraction, ...]] = []
     for row in outer:
-        _extend(basis, row)
-    used = [_extend(basis, row) for row in own]
-    units = [k for k in range(depth) if _extend(basis, _unit(depth, k))]
-    inverse = _inverse(basis)
+        extend_basis(basis, row)
+    used = [extend_basis(basis, row) for row in own]
+    units = [k for k in range(depth) if extend_basis(basis, unit_row(depth, k))]
+    inverted = inverse(basis)
     zero = (Fraction(0),) * depth
     directions: list[tuple[Fraction, ...]] = []
     index = len(basis) - len(units) - sum(used)
     for is_used in used:
-        directions.append(_column(inverse, index) if is_used else zero)
+        directions.append(column_of(inverted, index) if is_used else zero)
         index += is_used
     for offset in range(len(units)):
-        directions.append(_column(inverse, len(basis) - len(units) + offset))
+        directions.append(column_of(inverted, len(basis) - len(units) + offset))
     domain = isl_util.at_parameters(model.domains[statement], parameters)
     inner = [_extent_at(domain, k) for k in units]
     return directions, inner
-
-
-def _unit(depth: int, position: int) -> tuple[Fraction, ...]:
-    return tuple(Fraction(int(k == position)) for k in range(depth))
-
-
-def _dot(row: tuple[Fraction, ...], direction: tuple[Fraction, ...]) -> Fraction:
-    return sum((a * b for a, b in zip(row, direction, strict=True)), Fraction(0))
-
-
-def _rank(rows: list[tuple[Fraction, ...]]) -> int:
-    matrix = [list(row) for row in rows]
-    rank = 0
-    columns = len(matrix[0]) if matrix else 0
-    for column in range(columns):
-        pivot = next((r for r in range(rank, len(matrix)) if matrix[r][column]), None)
-        if pivot is None:
-            continue
-        matrix[rank], matrix[pivot] = matrix[pivot], matrix[rank]
-        for r in range(len(matrix)):
-            if r != rank and matrix[r][column]:
-                factor = matrix[r][column] / matrix[rank][column]
-                matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[rank], strict=True)]
-        rank += 1
-    return rank
-
-
-def _extend(basis: list[tuple[Fraction, ...]], row: tuple[Fraction, ...]) -> bool:
-    """Append ``row`` to ``basis`` when it is independent of it."""
-    if len(basis) == len(row) or _rank(basis + [row]) == len(basis):
-        return False
-    basis.append(row)
-    return True
-
-
-def _inverse(matrix: list[tuple[Fraction, ...]]) -> list[list[Fraction]]:
-    size = len(matrix)
-    work = [list(row) + [Fraction(int(r == c)) for c in range(size)] for r, row in enumerate(matrix)]
-    for column in range(size):
-        pivot = next(r for r in range(column, size) if work[r][column])
-        work[column], work[pivot] = work[pivot], work[column]
-        scale = work[column][column]
-        work[column] = [value / scale for value in work[column]]
-        for r in range(size):
-            if r != column and work[r][column]:
-                factor = work[r][column]
-                work[r] = [a - factor * b for a, b in zip(work[r], work[column], strict=True)]
-    return [row[size:] for row in work]
-
-
-def _column(matrix: list[list[Fraction]], index: int) -> tuple[Fraction, ...]:
-    return tuple(row[index] for row in matrix)
 
 
 def _extent_at(domain: isl.Set, position: int) -> int:

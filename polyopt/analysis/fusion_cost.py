@@ -2,7 +2,7 @@
 seed 001 Alg. 1-2 (working sets against cache capacity), seed 002 (fusion and parallelism
 chosen together).
 
-Public: ``OP_CYCLES``, ``BYTE_CYCLES``, ``BandCost``, ``GroupCost``, ``group_cost``, ``instance_count``,
+Public: ``BandCost``, ``GroupCost``, ``group_cost``, ``instance_count``,
 ``data_bytes``.
 
 A group's schedule runs as a sequence of outermost bands (isl may distribute
@@ -14,12 +14,13 @@ cores.  A sequential band spreads the share ``p`` of its instances that run in
 parallel loops inside it (the caller's ``inner_parallel`` statements: a
 sequential outer loop with a parallel inner loop per step, or a wavefront).  Its cost in cycles is
 
-    (instances · OP_CYCLES + streamed bytes · BYTE_CYCLES) · (1 - p + p / cores),
+    (instances · op_cycles + streamed bytes · byte_cycles) · (1 - p + p / cores),
 
 with ``p = 1`` for a parallel band, and a group costs the sum over its bands.  Fusing nests that share an array
 saves streaming it again, and costs nothing unless the fused band loses its
 parallel loop: exactly the trade BTO (seed 002) searches.  Sizes are box
-extents at the parameter values (``polyopt.frontend.params``).
+extents at the parameter values (``polyopt.frontend.params``).  ``op_cycles``, ``byte_cycles`` and
+``cores`` are the machine's (``polyopt.machine``).
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_statements, has_outer_parallel, outermost_bands
 
-OP_CYCLES = 1.0  # one statement instance: a few arithmetic operations, partly vectorized
-BYTE_CYCLES = 0.5  # one byte from memory: about 4 cycles per double on a memory-bound loop
-
 
 @dataclass(frozen=True)
 class BandCost:
@@ -50,21 +48,21 @@ class BandCost:
     streamed: int
     parallel: float
 
-    def cycles(self, cores: int) -> float:
-        work = self.instances * OP_CYCLES + self.streamed * BYTE_CYCLES
-        return work * (1 - self.parallel + self.parallel / cores)
+    def cycles(self, machine: Machine) -> float:
+        work = self.instances * machine.op_cycles + self.streamed * machine.byte_cycles
+        return work * (1 - self.parallel + self.parallel / machine.cores)
 
 
 @dataclass(frozen=True)
 class GroupCost:
-    """The bands of one group's schedule and its cost on ``cores`` cores."""
+    """The bands of one group's schedule and its cost on ``machine``."""
 
     bands: tuple[BandCost, ...]
-    cores: int
+    machine: Machine
 
     @property
     def cycles(self) -> float:
-        return sum(band.cycles(self.cores) for band in self.bands)
+        return sum(band.cycles(self.machine) for band in self.bands)
 
     @property
     def parallel_instances(self) -> float:
@@ -95,7 +93,7 @@ def group_cost(
     loose = set(model.domains) & _statements_of(schedule) - {s for band in bands for s in band.statements}
     if loose:  # statements outside any loop run once each
         bands.append(BandCost(tuple(sorted(loose)), len(loose), 0, 0.0))
-    return GroupCost(tuple(bands), machine.cores)
+    return GroupCost(tuple(bands), machine)
 
 
 def _statements_of(schedule: isl.Schedule) -> set[str]:

@@ -14,22 +14,21 @@ for the caches as GotoBLAS and BLIS do (seed 001, Sec. 6.2 cites them):
   loaded rows of ``B`` and one broadcast element of ``A``:
   ``mr * vectors + vectors + 1 <= vector_registers`` (14 x 2 with AVX-512's 32
   registers, 6 x 2 with AVX2's 16: the classic 6 x 8 kernel);
-- ``kc``: the ``kc`` x ``nr`` sliver of ``B`` that every row block reuses fills the L1;
+- ``kc``: the ``kc`` x ``nr`` sliver of ``B`` that every row block reuses fills the L1, up to ``kc_limit``
+  (rounded down to a multiple of ``KC_STEP``);
 - ``mc``: the ``mc`` x ``kc`` block of ``A`` fills half of the L2;
 - ``nc``: the ``kc`` x ``nc`` panel of ``B`` a core works on takes its half of its share of the L3
-  (of the L2 without an L3).
+  (of the L2 without an L3), up to ``nc_limit`` (rounded down to a multiple of ``nr``).
 
 Both operands are packed (``A`` scaled by ``alpha``), each sliver contiguous in
 the order the kernel reads it and padded with zeros to whole register blocks,
-so that the kernel needs no remainder code: on the 2-core AVX-512 project VM
-at 996 x 1104 x 1200 (multiples of the block), the kernel reading ``A`` and
-``B`` in place ran at 24-25 GFLOP/s, packed at 28-35 GFLOP/s (2 threads).
+so that the kernel needs no remainder code.  ``kc`` and ``nc`` are bounded by
+the machine's ``kc_limit`` and ``nc_limit`` (``polyopt.machine``).
 
 The sizes count elements of ``REFERENCE_BYTES`` (``double``); for ``float``
 the emitted code keeps ``mr``, ``kc`` and ``mc`` and doubles the lanes, so the
-slivers take the same bytes.  On the project VM (L1d 32 KiB, L2 1 MiB,
-L3 32 MiB, 2 cores, AVX-512) the plan is 14 x 16, ``kc`` 256, ``mc`` 252,
-``nc`` 4096: 30-37 GFLOP/s against OpenBLAS's 37-44 at 1000 x 1100 x 1200.
+slivers take the same bytes.  With L1d 32 KiB, L2 1 MiB, L3 32 MiB, 2 cores
+and AVX-512 the plan is 14 x 16, ``kc`` 256, ``mc`` 252, ``nc`` 4096.
 """
 
 from __future__ import annotations
@@ -41,8 +40,6 @@ from polyopt.machine import Machine
 REFERENCE_BYTES = 8  # the element size the sizes are planned for: double
 VECTORS = 2  # vectors of C per row of the register block
 KC_STEP = 16  # kc is a multiple of it, so that packed slivers stay 64-byte aligned for float too
-KC_LIMIT = 512
-NC_LIMIT = 4096
 
 
 @dataclass(frozen=True)
@@ -80,10 +77,10 @@ def plan_microkernel(machine: Machine) -> MicrokernelPlan:
     mr = max(1, (machine.vector_registers - VECTORS - 1) // VECTORS)
     lanes = max(1, machine.simd_bytes // REFERENCE_BYTES)
     nr = VECTORS * lanes
-    kc = min(KC_LIMIT, _round_down(machine.l1 // (nr * REFERENCE_BYTES), KC_STEP))
+    kc = _round_down(min(machine.kc_limit, machine.l1 // (nr * REFERENCE_BYTES)), KC_STEP)
     mc = _round_down(machine.l2 // 2 // (kc * REFERENCE_BYTES), mr)
     shared = machine.l3 if machine.l3 else machine.l2 * machine.cores
-    nc = min(NC_LIMIT, _round_down(shared // (2 * machine.cores) // (kc * REFERENCE_BYTES), nr))
+    nc = _round_down(min(machine.nc_limit, shared // (2 * machine.cores) // (kc * REFERENCE_BYTES)), nr)
     reason = (
         f"{mr * VECTORS} accumulators + {VECTORS} rows of B + 1 of A in {machine.vector_registers} "
         f"{machine.simd_bytes}-byte registers; B sliver fills the L1, A block half the L2, "

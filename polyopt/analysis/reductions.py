@@ -124,10 +124,14 @@ def _same_element(access: isl.Map) -> isl.Map:
     return access.apply_range(access.reverse())
 
 
-def _other_reads(model: PolyModel, statement: str, array: str, access: isl.Map) -> list[isl.Map]:
-    """The reads of ``array`` by ``statement`` other than its read of the updated element."""
-    reads = [r.relation for r in model.references if r.statement == statement and r.array == array and not r.is_write]
-    return [read for read in reads if not read.is_equal(access)]
+def _other_reads(model: PolyModel, statement: str, array: str) -> list[isl.Map]:
+    """The reads of ``array`` by ``statement`` other than its read of the updated element, told apart
+    by their subscripts: on a domain such as ``j == 2i + 1`` the term ``B[2i + 1]`` of ``B[j] -= B[2i + 1]``
+    has the same access relation as ``B[j]``, and is still a read of the updated element."""
+    found = next(s for s in model.scop.statements if s.name == statement)
+    reads = [r for r in model.references if r.statement == statement and not r.is_write]
+    pairs = zip(reads, found.reads, strict=True)
+    return [ref.relation for ref, access in pairs if ref.array == array and access != found.writes[0]]
 
 
 def _reorderable(access: isl.Map, others: list[isl.Map]) -> bool:
@@ -168,7 +172,7 @@ def _updates(model: PolyModel) -> Iterator[tuple[Reduction, str | None]]:
             continue
         op, terms = found
         access = next(r.relation for r in model.references if r.statement == statement.name and r.is_write)
-        others = _other_reads(model, statement.name, target.array, access)
+        others = _other_reads(model, statement.name, target.array)
         if not _reorderable(access, others):
             continue
         accumulator = expression_type(statement.body.lvalue, declarations)
@@ -199,7 +203,7 @@ def _reads_after_updates(model: PolyModel, reduction: Reduction) -> list[Depende
     """Memory-based flow from every update of ``reduction`` to later reads by other statements
     and by its own added value."""
     reads = model.reads[reduction.array].subtract_domain(isl.UnionSet(model.domains[reduction.statement]))
-    for other in _other_reads(model, reduction.statement, reduction.array, reduction.access):
+    for other in _other_reads(model, reduction.statement, reduction.array):
         reads = reads.union(isl.UnionMap.from_map(other))
     union = flow_relation(reads, model.schedule, None, isl.UnionMap.from_map(reduction.access))
     return [

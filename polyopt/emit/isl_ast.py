@@ -14,8 +14,8 @@ reduction clauses; a parallel and a simd mark on the same member make one
   not be; where isl generates no loop over the member (a single iteration),
   the statement updates the element itself;
 - a 1-D array section is privatized by OpenMP on each thread's stack, so the
-  loop runs in parallel only when the section has 1 to ``SECTION_LIMIT``
-  elements, and sequentially otherwise (gcc's OpenMP crashes on a section
+  loop runs in parallel only when the section has 1 to ``Storage.section_limit``
+  elements (the machine's ``section_limit``), and sequentially otherwise (gcc's OpenMP crashes on a section
   of length 0, and rejects a length that is the constant 0, so the clause's
   length never folds to 0 either).
 
@@ -25,9 +25,7 @@ marked loop that uses it.
 A parallel loop starts threads only when its statements run at least
 ``Storage.parallel_work`` instances in all (the machine's ``parallel_work``) (``if(...)``, evaluated at run time
 from the box around each statement's domain): starting a team costs more
-than a small loop gains (measured on this project's 2-core VM: 5 to 10 ms for
-the first parallel region of a process, and as much again when an idle core
-has to wake up).
+than a small loop gains.
 
 Expressions are composed with ``polyopt.emit.cexpr``, which parenthesizes by
 precedence.
@@ -36,7 +34,7 @@ precedence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import islpy as isl
 
@@ -45,8 +43,9 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
+from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
 from polyopt.frontend.scop import Scop
-from polyopt.machine import PARALLEL_WORK
+from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
@@ -72,7 +71,6 @@ _INFIX = {
     _OP.zdiv_r: "%",
 }
 _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "polyopt_floord"}
-SECTION_LIMIT = 16384  # elements: 128 KiB of doubles on each thread's stack
 
 
 @dataclass(frozen=True)
@@ -86,13 +84,15 @@ class Generated:
 @dataclass(frozen=True)
 class Storage:
     """Where values live: ``reductions`` of the region, the bounds (first element, length) of
-    each 1-D array reduced as a section, and the scalar of each contracted array."""
+    each 1-D array reduced as a section, the scalar of each contracted array; and the machine's
+    ``parallel_work`` and ``section_limit``."""
 
     reductions: tuple[Reduction, ...] = ()
     sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
     scalars: dict[str, str] = field(default_factory=dict)
     extents: dict[str, tuple[isl.PwAff, ...]] = field(default_factory=dict)
     parallel_work: int = PARALLEL_WORK
+    section_limit: int = SECTION_LIMIT
 
 
 @dataclass(frozen=True)
@@ -105,22 +105,12 @@ class _Section:
 
 
 @dataclass
-class _Locals:
-    """Array elements kept in locals during one loop over a marked member: element -> the element
-    (or the enclosing loop's local for it) its local starts from, and element -> its local."""
-
-    arrays: frozenset[str]
-    sources: dict[str, str] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
 class _Member:
     """A marked member while its code is printed: its marks (a parallel and a simd mark may share
     it) and each loop that isl generated over it, with the elements that loop keeps in locals."""
 
     marks: list[LoopMark]
-    loops: list[tuple[CFor, _Locals]] = field(default_factory=list)
+    loops: list[tuple[CFor, KeptLocals]] = field(default_factory=list)
 
     def kept_arrays(self) -> frozenset[str]:
         return frozenset(c.array for mark in self.marks for c in mark.reductions if c.mode == ELEMENT)
@@ -135,11 +125,12 @@ class _Printer:
         self.reductions = {r.statement: r for r in storage.reductions}
         self.scalars = storage.scalars
         self.parallel_work = storage.parallel_work
+        self.section_limit = storage.section_limit
         self.sections: dict[str, _Section | None] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
         self.members: dict[str, _Member] = {}
-        self.locals: list[_Locals] = []
+        self.locals: list[KeptLocals] = []
         self.printed: list[set[str]] = []
         self.count = 0
 
@@ -169,11 +160,12 @@ class _Printer:
         raise ValueError(f"unexpected isl AST operation {op}")
 
     def section(self, build: isl.AstBuild, low: isl.PwAff, length: isl.PwAff) -> _Section | None:
-        """The clause bounds of a section, where it has 1 to ``SECTION_LIMIT`` elements (None: nowhere).
+        """The clause bounds of a section, where it has 1 to ``section_limit`` elements (None: nowhere).
         A length that is not a number is printed as at least 1 (``polyopt_max``), which it is where the
         guard holds, so that it never folds to the constant 0 when the parameters are macros."""
         space = length.get_domain_space()
-        fits = length.ge_set(isl_util.const(space, 1)).intersect(length.le_set(isl_util.const(space, SECTION_LIMIT)))
+        at_most = length.le_set(isl_util.const(space, self.section_limit))
+        fits = length.ge_set(isl_util.const(space, 1)).intersect(at_most)
         if fits.is_empty():
             return None
         inside = build.restrict(fits)
@@ -229,13 +221,13 @@ class _Printer:
         )
         guards = [self.sections[c.array].guard for c in reductions if c.mode == SECTION]
         pragma = _BOTH if len(kinds) == 2 else _PRAGMAS[mark.kind]
-        return _apply_pragma(inner, _LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
+        return apply_pragma(inner, LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
 
     def _inner(self, text: str, depth: int) -> bool:
         """Whether ``text`` uses the iterator of a loop at ``depth`` or deeper."""
         return any(int(level) >= depth for level in re.findall(rf"\b{re.escape(self.prefix)}(\d+)\b", text))
 
-    def _clause(self, clause: ReductionClause, scope: _Locals) -> str:
+    def _clause(self, clause: ReductionClause, scope: KeptLocals) -> str:
         if clause.mode == ELEMENT:
             names = [name for element, name in scope.names.items() if element.startswith(f"{clause.array}[")]
             return f"reduction({clause.op}:{', '.join(names)})" if names else ""
@@ -269,7 +261,7 @@ class _Printer:
         if node.for_is_degenerate():
             return CBlock((CDecl(f"const int {iterator} = {init};"),) + self.nodes(node.for_get_body()))
         member = self.members.get(iterator)
-        scope = _Locals(member.kept_arrays() if member else frozenset())
+        scope = KeptLocals(member.kept_arrays() if member else frozenset())
         self.locals.append(scope)
         try:
             body = self.nodes(node.for_get_body())
@@ -323,48 +315,6 @@ class _Printer:
                 self.count += 1
             source = scope.names[element]
         return {element: source}
-
-
-@dataclass(frozen=True)
-class _LoopDecision:
-    """What a mark does to the loops over ``iterator``: each loop's pragma clauses and kept elements,
-    and the condition for running them with the pragma (empty: always)."""
-
-    pragma: str
-    iterator: str
-    loops: tuple[tuple[CFor, tuple[str, ...], _Locals], ...]
-    guard: str
-
-
-def _apply_pragma(nodes: tuple[CNode, ...], decision: _LoopDecision) -> tuple[CNode, ...]:
-    """Put the decision's pragma on the loops over its iterator (the marked member) in ``nodes``,
-    looking through guards and blocks but never into another loop."""
-    result: list[CNode] = []
-    for node in nodes:
-        if isinstance(node, CFor) and node.iterator == decision.iterator:
-            node = _decided_loop(node, decision)
-        elif isinstance(node, CIf):
-            then, other = _apply_pragma(node.then, decision), _apply_pragma(node.other, decision)
-            node = replace(node, then=then, other=other)
-        elif isinstance(node, CBlock):
-            node = replace(node, body=_apply_pragma(node.body, decision))
-        result.append(node)
-    return tuple(result)
-
-
-def _decided_loop(loop: CFor, decision: _LoopDecision) -> CNode:
-    """The loop with the pragma, guarded by the section limits and wrapped in its kept elements."""
-    clauses, scope = next((clauses, scope) for printed, clauses, scope in decision.loops if printed is loop)
-    node: CNode = replace(loop, pragmas=(decision.pragma,), clauses=clauses)
-    if decision.guard:
-        node = CIf(decision.guard, (node,), (loop,))
-    if not scope.names:
-        return node
-    first = re.sub(rf"\b{loop.iterator}\b", f"({loop.init})", loop.cond)
-    pairs = [(scope.sources[element], name) for element, name in scope.names.items()]
-    kept = tuple(CDecl(f"__typeof__({source}) {name} = {source};") for source, name in pairs)
-    back = tuple(CStmt(f"{source} = {name};") for source, name in pairs)
-    return CIf(first, (CBlock(kept + (node,) + back),))
 
 
 def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:

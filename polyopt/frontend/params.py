@@ -148,11 +148,14 @@ def _failure(stderr: bytes, filename: str) -> str:
     return error.replace("<stdin>", filename)
 
 
-def preprocess(text: str, filename: str, names: list[str], cpp_flags: Sequence[str]) -> Preprocessed:
-    """What gcc's preprocessor gives for ``names`` (identifiers, or expressions on one line) at the end of ``text``."""
+def preprocess(
+    text: str, filename: str, names: list[str], cpp_flags: Sequence[str], compiler: str = CC
+) -> Preprocessed:
+    """What the preprocessor of ``compiler`` (gcc) gives for ``names`` (identifiers, or expressions on one
+    line) at the end of ``text``."""
     folder = Path(filename).parent
     probe = "".join(f" {_MARKER} {name}" for name in names)
-    command = [CC, "-E", "-dD", "-x", "c", *_command_line(cpp_flags), "-I.", "-"]
+    command = [compiler, "-E", "-dD", "-x", "c", *_command_line(cpp_flags), "-I.", "-"]
     try:
         source = f"{text}\n{probe}\n".encode("utf-8", errors="surrogateescape")
         result = subprocess.run(
@@ -164,9 +167,9 @@ def preprocess(text: str, filename: str, names: list[str], cpp_flags: Sequence[s
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return Preprocessed({}, {}, f"{CC} -E took longer than {PREPROCESS_TIMEOUT:g} s")
+        return Preprocessed({}, {}, f"{compiler} -E took longer than {PREPROCESS_TIMEOUT:g} s")
     except (OSError, subprocess.SubprocessError, UnicodeError) as error:
-        return Preprocessed({}, {}, f"cannot run {CC}: {error}")
+        return Preprocessed({}, {}, f"cannot run {compiler}: {error}")
     if result.returncode != 0:
         return Preprocessed({}, {}, _failure(result.stderr, filename))
     lines = result.stdout.decode("utf-8", errors="replace").splitlines()

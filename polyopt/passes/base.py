@@ -120,7 +120,7 @@ class Part:
 def isl_context(options: Options) -> isl.Context:
     """A fresh isl context for one region (or segment), configured for the scheduler."""
     ctx = isl.Context()
-    configure(ctx, options.scheduler)
+    configure(ctx, options.scheduler, options.machine)
     return ctx
 
 

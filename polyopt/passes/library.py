@@ -83,6 +83,9 @@ class LibraryCut:
 
 
 class LibraryPass:
+    """Plans on the region's statements before any other pass; applies by running each segment through
+    the rest of the pipeline (``RunSegment``) and its idiom by the library."""
+
     name = "library"
 
     def plan(

@@ -103,8 +103,9 @@ def _choose(
     tiled: set[tuple[int, ...]],
     model: PolyModel | None,
     reductions: tuple[Reduction, ...],
+    min_depth: int,
 ) -> ParallelLoop | None:
-    if _work_dimensions(band) < MIN_NESTED_DEPTH:
+    if _work_dimensions(band) < min_depth:
         return None
     count = band.band_n_member()
     candidates = range(count) if band.band_get_permutable() else range(1)
@@ -159,8 +160,10 @@ def plan_parallel(
     tiled: frozenset[tuple[int, ...]] = frozenset(),
     model: PolyModel | None = None,
     reductions: tuple[Reduction, ...] = (),
+    min_depth: int = MIN_NESTED_DEPTH,
 ) -> ParallelPlan:
-    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths).
+    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths) with
+    ``min_depth`` loop dimensions or more at or below it.
 
     ``dependences`` may be relaxed for ``reductions`` (of ``model``); a loop
     that carries one then gets the clauses for it, or is not parallel.
@@ -169,7 +172,7 @@ def plan_parallel(
     for path, band in band_nodes(schedule):
         if any(path[: len(loop.path)] == loop.path for loop in chosen):
             continue
-        loop = _choose(band, path, dependences, set(tiled), model, reductions)
+        loop = _choose(band, path, dependences, set(tiled), model, reductions, min_depth)
         if loop is not None:
             chosen.append(loop)
     return ParallelPlan(tuple(chosen))

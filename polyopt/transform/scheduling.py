@@ -6,7 +6,9 @@ Each group (a run of consecutive top-level nests) is scheduled on its own:
 validity, proximity and coincidence constraints are the group's internal
 dependences, and isl's Pluto-style algorithm finds permutable bands with
 skewing where needed (outer coincidence is not forced, so time-iterated
-stencils get a tilable skewed band).  Groups run in their original order,
+stencils get a tilable skewed band), with coefficients and constant terms
+bounded by the machine's ``isl_max_coefficient`` and ``isl_max_constant_term``
+(``polyopt.machine``).  Groups run in their original order,
 which respects every dependence between them.  If isl fails or runs out of
 its operation budget, the group keeps its original order.
 """
@@ -18,28 +20,31 @@ from functools import reduce
 
 import islpy as isl
 
+from polyopt.machine import Machine
 from polyopt.model import PolyModel
 
 
 @dataclass(frozen=True)
 class SchedulerOptions:
-    """``max_coefficient`` bounds skewing factors; ``max_operations`` bounds isl's work;
-    ``outer_parallel`` asks isl for outer parallel loops first (no time skewing)."""
+    """``max_operations`` bounds isl's work; ``outer_parallel`` asks isl for outer parallel loops
+    first (no time skewing)."""
 
-    max_coefficient: int = 4
     max_operations: int = 2_000_000
     outer_parallel: bool = False
 
 
-def configure(ctx: isl.Context, options: SchedulerOptions) -> None:
-    """Set isl's scheduler and AST options on a region's context."""
+def configure(ctx: isl.Context, options: SchedulerOptions, machine: Machine) -> None:
+    """Set isl's scheduler and AST options on a region's context: bands as deep and as coincident
+    as possible, strongly connected components not serialized and scheduled cluster by cluster,
+    ``machine``'s bounds on schedule coefficients and constant terms; tile loops unscaled and point
+    loops unshifted; ``min`` and ``max`` detected in the AST."""
     ctx.set_schedule_outer_coincidence(int(options.outer_parallel))
     ctx.set_schedule_maximize_band_depth(1)
     ctx.set_schedule_maximize_coincidence(1)
     ctx.set_schedule_serialize_sccs(0)
     ctx.set_schedule_whole_component(0)
-    ctx.set_schedule_max_coefficient(options.max_coefficient)
-    ctx.set_schedule_max_constant_term(8)
+    ctx.set_schedule_max_coefficient(machine.isl_max_coefficient)
+    ctx.set_schedule_max_constant_term(machine.isl_max_constant_term)
     ctx.set_tile_scale_tile_loops(0)
     ctx.set_tile_shift_point_loops(0)
     ctx.set_ast_build_detect_min_max(1)

@@ -1,7 +1,7 @@
 """Rectangular tiling of permutable bands.
 
 Public: ``TilingOptions``, ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
-``apply_tiling``, ``member_extent``, ``model_sizer``, ``tile_band_paths``, ``FALLBACK_SIZE``.
+``apply_tiling``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_band_paths``, ``FALLBACK_SIZE``.
 
 Every permutable band of two or more members is tiled, unless the tile-size
 model finds that the data one iteration of its outer loop touches already stays
@@ -9,7 +9,7 @@ in cache (``TileChoice.untiled``); a member whose extent is a known constant no
 larger than its tile keeps a single tile.  Sizes come
 from ``TilingOptions.sizes`` (consumed member by member across the bands in
 tree order, as Pluto reads ``tile.sizes``), ``--fixed-tile-size``, or the
-tile-size model (``polyopt.analysis.tile_sizes``, through ``model_sizer``).  With
+tile-size model (``polyopt.analysis.tile_sizes``, on the ``band_facts`` of ``model_sizer``).  With
 ``second_level`` (``--l2tile``) each tiled band whose extents are not all known
 to fit in one second-level tile is tiled again, grouping ``l2_factor`` tiles per
 member into an outer (L2) tile.
@@ -26,7 +26,8 @@ from polyopt import isl_util
 from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
 from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.reductions import Reduction
-from polyopt.analysis.tile_sizes import TileChoice, choose_reduction_tile_sizes, choose_tile_sizes
+from polyopt.analysis.tile_facts import BandFacts
+from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
@@ -41,19 +42,21 @@ from polyopt.transform.parallel import uneven_work
 from polyopt.transform.vector import carries_own_dependence, innermost_member, runs_recurrence
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
-Sizer = Callable[[isl.ScheduleNode], TileChoice | None]
+Sizer = Callable[[isl.ScheduleNode], BandFacts | None]
 
 
 @dataclass(frozen=True)
 class TilingOptions:
     """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``;
-    ``default_size`` (``--fixed-tile-size``) replaces the tile-size model when set."""
+    ``default_size`` (``--fixed-tile-size``) replaces the tile-size model when set;
+    ``disabled_rules``: the tile-size model's rules switched off (``--tile-rule``)."""
 
     enabled: bool = True
     sizes: tuple[int, ...] = ()
     default_size: int | None = None
     second_level: bool = False
     l2_factor: int = 8
+    disabled_rules: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,9 @@ def plan_tiling(
 ) -> TilePlan:
     """Which bands to tile and with which sizes.
 
-    Sizes come from ``--tile-sizes``, then ``--fixed-tile-size``, then
-    ``sizer`` (the tile-size model), then ``FALLBACK_SIZE``.  A band none of
+    Sizes come from ``--tile-sizes``, then ``--fixed-tile-size``, then the tile-size model
+    (``choose_tile_sizes`` on the ``sizer``'s facts, without ``options.disabled_rules``), then
+    ``FALLBACK_SIZE``.  A band none of
     whose members is parallel (a skewed time band, run as a wavefront) gets no
     second level: two-level wavefronts cost far more code generation than they
     return.
@@ -119,7 +123,8 @@ def plan_tiling(
         if members < 2 or not band.band_get_permutable():
             continue
         given, queue = queue[:members], queue[members:]
-        choice = sizer(band) if sizer and options.default_size is None and len(given) < members else None
+        facts = sizer(band) if sizer and options.default_size is None and len(given) < members else None
+        choice = choose_tile_sizes(facts, options.disabled_rules) if facts is not None else None
         if choice is not None and choice.untiled and not given:
             untiled.append(UntiledBand(path, choice.describe()))
             continue
@@ -166,58 +171,67 @@ def model_sizer(
     machine: Machine,
     parameters: Mapping[str, int],
 ) -> Sizer:
-    """Tile sizes from the footprint of each band's accesses (seed 000, Alg. 3), with the
-    member that Alg. 5 runs innermost held at a long fixed size when it is a vector loop or
-    walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but
-    gcc still streams, and often vectorizes, its stride-1 accesses); a vector reduction may
-    run whole (``choose_reduction_tile_sizes``), and the members outside it that the domain
-    couples to it (``_coupled_outer``) take no longer tiles.  ``dependences`` decide
-    legality; the value-based ``flow`` dependences add their reuse (``dependence_reuse``).
-    The parallel member's tiles are evened out over the cores when the band's instances
-    reach ``Machine.parallel_work`` (its loop starts threads) and its iterations do equal
-    work (OpenMP deals them out in blocks, not cyclically: ``uneven_work``).  A band is left untiled when
-    one iteration of its outer member fits the cache (``iteration_bytes``); that member is
-    the first one Alg. 5 does not put innermost, and it must be the parallel member if the
-    band has one, which runs outermost when the band is not tiled."""
+    """The tile-size model's facts of each band (``band_facts``); ``plan_tiling`` sizes it."""
+    return lambda band: band_facts(model, band, dependences, flow, reductions, machine, parameters)
 
-    def size(band: isl.ScheduleNode) -> TileChoice | None:
-        footprint = band_footprint(model, band, parameters)
-        if footprint is None:
-            return None
-        count = band.band_n_member()
-        extents = [member_extent(band, m, parameters) for m in range(count)]
-        inner, reduction, streams, scalar, recurrence = None, False, False, False, False
-        if not band_has_inner_band(band):
-            vector = innermost_member(model, band, dependences, reductions)
-            inner = vector.member if vector.simd or vector.score().spatial else None
-            reduction = vector.simd and bool(vector.reductions)
-            streams = vector.score().streams
-            scalar = inner is not None and not vector.simd and carries_own_dependence(band, inner, dependences)
-            recurrence = scalar and runs_recurrence(band, inner, dependences)
-        parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
-        carried = dependence_reuse(band, flow)
-        threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
-        blocks = parallel is not None and not uneven_work(moved_outermost(band, parallel))
-        outer = next(m for m in range(count) if m != inner)
-        iteration = None
-        if parallel in (None, outer):  # untiled, the parallel member runs outermost
-            touched = iteration_bytes(model, band, outer, parameters, machine.line)
-            iteration = None if touched is None else (outer, touched)
-        coupled = _coupled_outer(band, inner, parameters) if inner is not None else ()
-        options = {
-            "carried": carried,
-            "threads": threads and blocks,
-            "iteration": iteration,
-            "coupled": coupled,
-            "streams": streams,
-            "scalar": scalar,
-            "recurrence": recurrence,
-        }
-        if reduction and inner is not None:
-            return choose_reduction_tile_sizes(footprint, extents, machine, inner, parallel, **options)
-        return choose_tile_sizes(footprint, extents, machine, inner, parallel, **options)
 
-    return size
+def band_facts(
+    model: PolyModel,
+    band: isl.ScheduleNode,
+    dependences: isl.UnionMap,
+    flow: isl.UnionMap,
+    reductions: tuple[Reduction, ...],
+    machine: Machine,
+    parameters: Mapping[str, int],
+) -> BandFacts | None:
+    """What the tile-size model needs of ``band`` (None: its footprint is beyond the model).
+
+    The member that Alg. 5 runs innermost is held at a long fixed size when it is a vector loop or
+    walks some array with stride 1 (a wavefront band's innermost loop is not parallel, but gcc still
+    streams, and often vectorizes, its stride-1 accesses).  ``dependences`` decide legality; the
+    value-based ``flow`` dependences add their reuse (``dependence_reuse``).  The parallel loop
+    starts threads when the band's instances reach ``Machine.parallel_work``, and deals its tiles
+    out in blocks when its iterations do equal work (``uneven_work``).  The outer member whose
+    iteration may keep its reuse in cache untiled (``iteration_bytes``) is the first one Alg. 5
+    does not put innermost, and it must be the parallel member if the band has one, which runs
+    outermost when the band is not tiled."""
+    footprint = band_footprint(model, band, parameters)
+    if footprint is None:
+        return None
+    count = band.band_n_member()
+    extents = tuple(member_extent(band, m, parameters) for m in range(count))
+    inner, reduction, streams, scalar, recurrence = None, False, False, False, False
+    if not band_has_inner_band(band):
+        vector = innermost_member(model, band, dependences, reductions)
+        inner = vector.member if vector.simd or vector.score().spatial else None
+        reduction = vector.simd and bool(vector.reductions)
+        streams = vector.score().streams
+        scalar = inner is not None and not vector.simd and carries_own_dependence(band, inner, dependences)
+        recurrence = scalar and runs_recurrence(band, inner, dependences)
+    parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
+    reuse = tuple(own + extra for own, extra in zip(footprint.reuse(), dependence_reuse(band, flow), strict=True))
+    threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
+    blocks = parallel is not None and not uneven_work(moved_outermost(band, parallel))
+    outer = next(m for m in range(count) if m != inner)
+    iteration = None
+    if parallel in (None, outer):  # untiled, the parallel member runs outermost
+        touched = iteration_bytes(model, band, outer, parameters, machine.line)
+        iteration = None if touched is None else (outer, touched)
+    return BandFacts(
+        footprint,
+        extents,
+        machine,
+        reuse,
+        inner,
+        parallel,
+        coupled=_coupled_outer(band, inner, parameters) if inner is not None else (),
+        scalar=scalar,
+        recurrence=recurrence,
+        reduction=reduction,
+        streams=streams,
+        threads=threads and blocks,
+        iteration=iteration,
+    )
 
 
 def _coupled_outer(band: isl.ScheduleNode, inner: int, parameters: Mapping[str, int]) -> tuple[int, ...]:

@@ -53,3 +53,10 @@ def test_describe_names_the_sizes_and_why() -> None:
     text = plan_microkernel(AVX512).describe()
 
     assert text.startswith("14 x 16 registers, kc 256, mc 252, nc 4096, packs A and B (")
+
+
+def test_the_profile_bounds_kc_and_nc_to_multiples_of_their_steps() -> None:
+    plan = plan_microkernel(dataclasses.replace(AVX512, kc_limit=100, nc_limit=1000))
+
+    assert (plan.kc, plan.nc) == (96, 992)  # multiples of KC_STEP = 16 and of nr = 16
+    assert plan.mc == 672  # half of 1 MiB in rows of kc = 96 doubles, a multiple of mr = 14

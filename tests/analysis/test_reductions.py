@@ -105,6 +105,14 @@ def test_a_read_that_may_be_the_updated_element_is_no_reduction(model_of: ModelO
     assert find_reductions(model_of(body)) == ()
 
 
+def test_a_term_that_is_the_updated_element_on_the_domain_is_no_reduction(model_of: ModelOf) -> None:
+    # on j == 2i + 1 the term B[2 * i + 1] has the access relation of the updated B[j]
+    body = "for (i = 0; i < n; i++)\n  for (j = 2 * i + 1; j <= 2 * i + 1; j++)\n    for (k = 0; k < 4; k++)\n"
+    body += "      B[j] -= 0.5 * B[2 * i + 1] + E[k];\n"
+
+    assert find_reductions(model_of(body)) == ()
+
+
 def test_relaxing_keeps_the_order_of_reads_of_other_elements(model_of: ModelOf) -> None:
     model = model_of("for (i = 0; i < n; i++)\n  for (j = 0; j < i; j++)\n    x[i] -= L[i][j] * x[j];\n")
     deps = compute_dependences(model)

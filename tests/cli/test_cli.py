@@ -576,6 +576,11 @@ def test_a_bad_machine_or_parameter_flag_is_a_usage_error(workdir: Path, flags: 
         ("l1 = 32K\nl2 = big\n", "Error: my.target:2: bad value for 'l2': 'big' is not a size"),
         ("cores = 0\n", "the number of cores (--cores) must be positive, not 0 (machine target file my.target)"),
         ("vector = 32\n", "Error: my.target:1: unknown key 'vector' in the target file"),
+        (
+            "section-limit = 0\n",
+            "the section limit (section-limit) must be positive, not 0 (machine target file my.target)",
+        ),
+        ("# fitted\nkc-limit = 0\n", "the microkernel's kc limit (kc-limit) must be positive, not 0"),
     ],
 )
 def test_a_bad_target_file_is_a_usage_error(workdir: Path, text: str, message: str) -> None:

@@ -19,10 +19,10 @@ ParseBody = Callable[[str], c_ast.Compound]
 WHERE = Location("k.c", 3, 1)
 
 
-def _constants(head: str, tail: str = "", names: tuple[str, ...] = ("B",)) -> dict[str, int]:
+def _constants(head: str, tail: str = "", names: tuple[str, ...] = ("B",), compiler: str = params.CC) -> dict[str, int]:
     text = f"{head}void f(void)\n{{\n#pragma scop\n  x = 0;\n#pragma endscop\n}}\n{tail}"
     (region,) = find_regions(text, "k.c")
-    preprocessed = params.preprocess(text, "k.c", constant_probes(text, names), ())
+    preprocessed = params.preprocess(text, "k.c", constant_probes(text, names), (), compiler)
     return named_constants(text, region, names, preprocessed)
 
 
@@ -73,12 +73,10 @@ def test_enum_constants_count_on_and_may_use_macros_and_earlier_enumerators() ->
     assert _constants(head, names=("A", "B", "C", "D", "x")) == {"A": 0, "B": 8, "C": 9, "D": 17}
 
 
-def test_without_a_preprocessor_enums_with_plain_values_still_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(params, "CC", "/nonexistent/gcc")
-
+def test_without_a_preprocessor_enums_with_plain_values_still_count() -> None:
     head = "#define B 16\nenum { A = 3, C, D = B };\n"
 
-    assert _constants(head, names=("A", "B", "C", "D")) == {"A": 3, "C": 4}
+    assert _constants(head, names=("A", "B", "C", "D"), compiler="/nonexistent/gcc") == {"A": 3, "C": 4}
 
 
 def test_a_named_constant_is_a_number_as_a_divisor_and_a_factor(parse_body: ParseBody) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from polyopt.frontend import params
-from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values
+from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE, ParameterValue, parameter_values, preprocess
 from tests.support import needs_gcc
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
@@ -113,10 +113,10 @@ def test_gcc_runs_once_and_not_at_all_when_every_name_has_a_hint(monkeypatch: py
 
 
 @pytest.mark.parametrize("compiler", ["/nonexistent/gcc", "false"])
-def test_without_a_working_gcc_every_name_gets_the_default(monkeypatch: pytest.MonkeyPatch, compiler: str) -> None:
-    monkeypatch.setattr(params, "CC", compiler)
+def test_without_a_working_gcc_every_name_gets_the_default(compiler: str) -> None:
+    preprocessed = preprocess(POLYBENCH_STYLE, "k.c", ["_PB_N"], (), compiler)
 
-    found, failure = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {"M": 3})
+    found, failure = parameter_values(POLYBENCH_STYLE, "k.c", ["_PB_N"], {"M": 3}, preprocessed=preprocessed)
 
     assert found == {"_PB_N": ParameterValue("_PB_N", DEFAULT_PARAMETER_VALUE, "default: the preprocessor failed")}
     assert failure is not None

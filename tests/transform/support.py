@@ -21,6 +21,7 @@ import islpy as isl
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.reductions import find_reductions, relax
 from polyopt.frontend.scop import Scop
+from polyopt.machine import detect
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel, build_model
 from polyopt.schedule_tree import band_nodes, carries, schedule_respects
@@ -82,7 +83,7 @@ DEFAULT_SCHEDULER = SchedulerOptions()
 def build_kernel(scop: Scop, scheduler: SchedulerOptions = DEFAULT_SCHEDULER) -> Kernel:
     """Model ``scop`` on a fresh context configured like ``polyopt.pipeline`` configures a region's."""
     ctx = isl.Context()
-    configure(ctx, scheduler)
+    configure(ctx, scheduler, detect())
     model = build_model(scop, ctx)
     return Kernel(model, compute_dependences(model), scheduler)
 

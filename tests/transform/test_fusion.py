@@ -3,6 +3,7 @@ region's schedule."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -340,13 +341,21 @@ def test_cost_spreads_only_the_instances_under_inner_parallel_loops(kernel_of: K
 
 
 def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> None:
-    fused = GroupCost((BandCost(("S0",), 100, 4000, 0.0), BandCost(("S1",), 10, 800, 0.0)), cores=2)
-    streams_less = GroupCost((BandCost(("S0", "S1"), 110, 4000, 0.0),), cores=2)
-    parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), cores=2)
+    fused = GroupCost((BandCost(("S0",), 100, 4000, 0.0), BandCost(("S1",), 10, 800, 0.0)), MACHINE)
+    streams_less = GroupCost((BandCost(("S0", "S1"), 110, 4000, 0.0),), MACHINE)
+    parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), MACHINE)
 
     assert streams_less.cycles < fused.cycles
     assert not fusion._parallelizes(streams_less, fused)
     assert fusion._parallelizes(parallel, fused)
+
+
+def test_a_band_costs_the_machine_prices_of_its_instances_and_bytes_spread_over_its_cores() -> None:
+    band = BandCost(("S0",), 100, 4000, 0.5)
+    priced = dataclasses.replace(MACHINE, op_cycles=3.0, byte_cycles=0.25, cores=4)
+
+    assert band.cycles(MACHINE) == (100 * 1.0 + 4000 * 0.5) * (0.5 + 0.5 / 2)
+    assert band.cycles(priced) == (100 * 3.0 + 4000 * 0.25) * (0.5 + 0.5 / 4)
 
 
 @pytest.mark.parametrize(("n", "original"), [(2000, True), (200_000, False)])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import islpy as isl
 import pytest
 
-import polyopt.transform.parallel as parallel
 from polyopt.analysis.reductions import find_reductions
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
@@ -220,17 +219,14 @@ def test_apply_parallel_skews_a_wavefront(kernel_of: KernelOf) -> None:
     assert_legal(marked, kernel.full)
 
 
-def test_short_parallel_loop_inside_a_sequential_loop_is_not_used(
-    kernel_of: KernelOf, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_short_parallel_loop_inside_a_sequential_loop_is_not_used(kernel_of: KernelOf) -> None:
     kernel = kernel_of(DURBIN_LIKE)
     schedule = kernel.model.schedule
 
     assert plan_parallel(schedule, kernel.full) == ParallelPlan(())
 
     # The inner loops are parallel: only their depth keeps them sequential.
-    monkeypatch.setattr(parallel, "MIN_NESTED_DEPTH", 1)
-    loops = plan_parallel(schedule, kernel.full).loops
+    loops = plan_parallel(schedule, kernel.full, min_depth=1).loops
     assert [loop.expressions for loop in loops] == [(("S0", "i"),), (("S1", "i"),)]
     assert all(node_at(schedule, loop.path).get_schedule_depth() == 1 for loop in loops)
 

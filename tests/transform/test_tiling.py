@@ -8,7 +8,8 @@ from typing import Any
 import islpy as isl
 import pytest
 
-from polyopt.analysis.tile_sizes import TileChoice
+from polyopt.analysis.dependences import FLOW
+from polyopt.analysis.tile_sizes import choose_tile_sizes
 from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost, schedule_respects
 from polyopt.transform.tiling import (
     TiledBand,
@@ -16,10 +17,13 @@ from polyopt.transform.tiling import (
     TilingOptions,
     UntiledBand,
     apply_tiling,
+    band_facts,
     member_extent,
     plan_tiling,
     tile_band_paths,
 )
+from tests.analysis.tile_cases import MATMUL as MATMUL_FOOTPRINT
+from tests.analysis.tile_cases import SEED_MACHINE, TWO_CORES, facts
 from tests.transform.kernels import ATAX, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf
 
@@ -109,7 +113,7 @@ def test_small_extent_overrides_a_given_size_but_still_consumes_it(kernel_of: Ke
     assert [band.sizes for band in plan.bands] == [(16, 3)]
 
 
-RESIDENT = TileChoice((100, 100, 100), "L1", 32768, (1, 1, 1), (1.0, 1.0, 1.0), 2, "τ0·τ1", 1.0, resident=(0, 4096))
+RESIDENT = facts(MATMUL_FOOTPRINT, [100, 100, 100], SEED_MACHINE, inner=2, parallel=0, iteration=(0, 4096))
 
 
 def test_a_band_the_model_keeps_resident_is_left_untiled_and_reported(kernel_of: KernelOf) -> None:
@@ -118,7 +122,7 @@ def test_a_band_the_model_keeps_resident_is_left_untiled_and_reported(kernel_of:
     plan = plan_tiling(kernel.scheduled()[1], TilingOptions(), kernel.full, lambda _: RESIDENT)
 
     assert plan.bands == ()
-    assert plan.untiled == (UntiledBand((0,), RESIDENT.describe()),)
+    assert plan.untiled == (UntiledBand((0,), choose_tile_sizes(RESIDENT).describe()),)
     assert plan.untiled[0].describe().startswith("band at [0]: left untiled (model: one iteration of member 0")
 
 
@@ -128,6 +132,16 @@ def test_given_sizes_tile_a_band_the_model_would_leave_untiled(kernel_of: Kernel
     plan = plan_tiling(kernel.scheduled()[1], TilingOptions(sizes=(8, 8, 8)), kernel.full, lambda _: RESIDENT)
 
     assert [band.sizes for band in plan.bands] == [(8, 8, 8)] and plan.untiled == ()
+
+
+def test_a_rule_switched_off_in_the_options_is_not_applied(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+    options = TilingOptions(disabled_rules=frozenset({"resident"}))
+
+    plan = plan_tiling(kernel.scheduled()[1], options, kernel.full, lambda _: RESIDENT)
+
+    assert [band.sizes for band in plan.bands] == [choose_tile_sizes(RESIDENT, {"resident"}).sizes]
+    assert plan.untiled == () and "rules: resident" not in plan.bands[0].reason
 
 
 def test_disabled_tiling_plans_nothing(kernel_of: KernelOf) -> None:
@@ -259,3 +273,24 @@ def test_tile_band_paths_of_nested_tiled_bands_with_a_second_level(kernel_of: Ke
     assert _partial(node_at(tiled, (0, 0, 0, 0))).is_equal(inner_l2.intersect_domain(kernel.model.domain))
 
     assert tile_band_paths(plan) == {(0,), (0, 0, 0, 0)}
+
+
+TRIANGLE = (
+    "for (i = 0; i < n; i++)\n"
+    "  for (j = i; j < n; j++)\n"
+    "    for (k = 0; k < n; k++)\n"
+    "      C[i][j] += A[k][i] * A[k][j];\n"
+)
+
+
+def test_band_facts_of_a_triangle_couple_the_outer_member_to_the_vector_member(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(TRIANGLE)
+    band = next(band for _, band in band_nodes(kernel.scheduled()[1]) if band.band_n_member() == 3)
+
+    facts = band_facts(kernel.model, band, kernel.full, kernel.deps.union((FLOW,)), (), TWO_CORES, {"n": 1000})
+
+    assert facts is not None and facts.extents == (1000, 1000, 1000)
+    assert (facts.inner, facts.parallel, facts.coupled) == (1, 0, (0,))
+    assert not facts.scalar and not facts.reduction
+    assert not facts.threads  # the triangle's rows do unequal work: not dealt out in blocks
+    assert facts.footprint.reuse() == (1, 1, 2) and facts.reuse == (1, 1, 3)  # C's value flows along k

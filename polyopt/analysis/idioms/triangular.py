@@ -1,0 +1,63 @@
+"""Triangular products (seed 000, Sec. 4.4): TRMM, in place.
+
+Public: ``Trmm``, ``match_trmm``.
+
+TRMM ``B[r][c] += A[.][.] * B[k][c]`` with ``A`` indexed by ``r`` and ``k``, over exactly
+``0 <= r < k < M, 0 <= c < N`` (or ``k < r``), when every read of ``B[k][c]`` comes before the
+statement writes that element (so it reads the original ``B``, as the in-place BLAS routine does):
+``B = op(A) * B`` with a unit diagonal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polyopt.analysis.idioms import shapes
+from polyopt.analysis.idioms.cblas import Call, CblasCode, matrix, trans, uplo
+from polyopt.analysis.idioms.idiom import SquareOperand, half, transposed
+from polyopt.analysis.idioms.statements import Ref, Update, product
+from polyopt.model import PolyModel
+
+
+@dataclass(frozen=True, eq=False)
+class Trmm(SquareOperand):
+    """``B = op(A) * B`` with ``A`` M x M unit triangular (``lower`` or upper) and ``B`` M x N."""
+
+    b: str
+    a: str
+    lower: bool
+    trans: bool
+
+    ROUTINE = "trmm"
+
+    def formula(self) -> str:
+        return f"{self.b} = {transposed(self.a, self.trans)} * {self.b} ({self.a} unit {half(self.lower)} triangular)"
+
+    def cblas(self, sizes: list[str]) -> CblasCode:
+        flags = ("CblasLeft", uplo(self.lower), trans(self.trans), "CblasUnit")
+        return CblasCode((Call("trmm", (*flags, *sizes, "1.0", *matrix(self.a), *matrix(self.b))),))
+
+
+def match_trmm(model: PolyModel, update: Update) -> Trmm | None:
+    """TRMM: ``B[r][c] += A * B[k][c]`` over a strict triangle of ``r`` and ``k``, reading the original ``B``."""
+    if len(update.iterators) != 3 or len(update.target.indices) != 2 or len(update.terms) != 1:
+        return None
+    r, c = update.target.indices
+    rest = set(update.iterators) - {r, c}
+    term = update.terms[0]
+    if len(rest) != 1 or term.scale != "1.0":
+        return None
+    (k,) = rest
+    pair = product(term, (r, k), (k, c))
+    if pair is None or pair[0].array == update.target.array or pair[1] != Ref(update.target.array, (k, c)):
+        return None
+    names = {"r": r, "c": c, "k": k}
+    for above in (True, False):
+        constraints = shapes.HALVES[not above]
+        sizes = shapes.sized(update.domain, constraints, {**names, "m": k if above else r, "n": c}, ("m", "n"))
+        if sizes and shapes.reads_original(model, update):
+            a_trans = pair[0].indices == (k, r)
+            return Trmm(
+                (update.name,), sizes, update.target.array, pair[0].array, lower=above == a_trans, trans=a_trans
+            )
+    return None

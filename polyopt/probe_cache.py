@@ -1,0 +1,160 @@
+"""The probe's cache: its measurements per machine and library, one JSON file per key.
+
+Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``probe_key``, ``cache_path``, ``load``, ``store``,
+``probed``.
+
+The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
+JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links
+(resolved path, size, modification time), ``OPENBLAS_CORETYPE`` and polyopt's version and cache
+format.  A new library or CPU is a new key, so a new probe.  The file is written to a temporary
+file and renamed over the cache file (atomic); a lock file (``fcntl.flock``) makes concurrent runs
+(``make -j``) wait for the one that probes and then read its result, so the programs are timed one
+probe at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from polyopt import __version__
+from polyopt.analysis.library_choice import Measurements, Timing
+from polyopt.machine import PROC_CPUINFO
+from polyopt.toolchain import CBLAS_LIBRARY, CC
+
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProbeKey:
+    """What the measurements depend on: the CPU (model, a hash of its flags), the cores, the library
+    file (resolved path, bytes, modification time in ns), ``OPENBLAS_CORETYPE`` and polyopt's version."""
+
+    cpu: str
+    flags: str
+    cores: int
+    library: str
+    library_bytes: int
+    library_mtime: int
+    coretype: str
+    polyopt: str = __version__
+    version: int = CACHE_VERSION
+
+    def digest(self) -> str:
+        """A short hash of the key: the name of its cache file."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cache_folder(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_CACHE_HOME/polyopt``, or ``~/.cache/polyopt`` when the variable is unset or not absolute."""
+    base = environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "polyopt"
+
+
+def cache_path(key: ProbeKey, folder: Path) -> Path:
+    return folder / f"probe-{key.digest()}.json"
+
+
+def library_file() -> Path | None:
+    """The library file that ``gcc ... -lopenblas`` links (symbolic links resolved), None when gcc finds none."""
+    name = f"lib{CBLAS_LIBRARY.removeprefix('-l')}.so"
+    try:
+        found = subprocess.run([CC, f"-print-file-name={name}"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    path = Path(found.stdout.strip())
+    return path.resolve() if found.returncode == 0 and path.is_absolute() and path.exists() else None
+
+
+def _cpuinfo_field(text: str, name: str) -> str:
+    match = re.search(rf"^{name}\s*:(.*)$", text, re.MULTILINE)
+    return match.group(1).strip() if match else ""
+
+
+def probe_key(
+    library: Path, cores: int, cpuinfo: Path = PROC_CPUINFO, environ: Mapping[str, str] = os.environ
+) -> ProbeKey:
+    """The key of the measurements with ``library`` on this CPU (``cpuinfo``) with ``cores``."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    flags = hashlib.sha256(_cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
+    stat = library.stat()
+    coretype = environ.get("OPENBLAS_CORETYPE", "")
+    model = _cpuinfo_field(text, "model name")
+    return ProbeKey(model, flags, cores, str(library), stat.st_size, stat.st_mtime_ns, coretype)
+
+
+def _timings(items: list[dict[str, float]]) -> tuple[Timing, ...]:
+    return tuple(Timing(int(item["size"]), item["loops"], item["call"], item.get("microkernel")) for item in items)
+
+
+def load(path: Path, key: ProbeKey) -> Measurements | None:
+    """The measurements cached in ``path`` for ``key``; None when there are none, or they are of another
+    key or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != dataclasses.asdict(key):
+            return None
+        timings = _timings(data["gemm"]), _timings(data["gemv"])
+        return Measurements(*timings, data["corename"], data["config"], float(data["load"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def store(path: Path, key: ProbeKey, measurements: Measurements, seconds: float) -> None:
+    """Write the measurements of ``key`` to ``path`` atomically: into a temporary file in its folder,
+    then renamed over it."""
+    data = {"key": dataclasses.asdict(key), "seconds": round(seconds, 3), **dataclasses.asdict(measurements)}
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(data, stream, indent=1)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created when missing) until the block ends."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def probed(key: ProbeKey, folder: Path, run: Callable[[], Measurements]) -> tuple[Measurements, str]:
+    """The measurements of ``key``: read from the cache in ``folder``, else measured by ``run`` and stored
+    there (one probe at a time: others wait on the lock, then read its result); and what happened."""
+    path = cache_path(key, folder)
+    found = load(path, key)
+    if found is not None:
+        return found, f"read from the cache {path}"
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(path.with_suffix(".lock")):
+        found = load(path, key)
+        if found is not None:
+            return found, f"read from the cache {path}, written by a concurrent run"
+        start = time.monotonic()
+        measurements = run()
+        seconds = time.monotonic() - start
+        store(path, key, measurements, seconds)
+    return measurements, f"ran in {seconds:.1f} s, cached in {path}"

@@ -1,0 +1,55 @@
+"""Footprints and machines shared by the tile-size model's tests, and ``facts`` to build a band's facts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from polyopt.analysis.footprint import AccessGroup, TileFootprint
+from polyopt.analysis.tile_facts import BandFacts
+from polyopt.machine import Machine
+
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+def _unit(position: int, size: int = 3) -> tuple[Fraction, ...]:
+    return tuple(ONE if d == position else ZERO for d in range(size))
+
+
+def group(array: str, rows: list[int], references: int = 1, members: int = 3) -> AccessGroup:
+    offsets = tuple((ZERO,) * len(rows) for _ in range(references))
+    runs = (frozenset(range(members)),) * references
+    return AccessGroup(array, tuple(_unit(r, members) for r in rows), offsets, runs)
+
+
+def facts(footprint: TileFootprint, extents: Sequence[int | None], machine: Machine, **known: Any) -> BandFacts:
+    """The facts of a band with ``footprint`` (its own reuse only), ``extents`` and ``known`` facts."""
+    return BandFacts(footprint, tuple(extents), machine, footprint.reuse(), **known)
+
+
+# C[i][j] += A[i][k]·B[k][j], members (i, j, k).
+MATMUL = TileFootprint(3, (), (group("C", [0, 1], references=2), group("A", [0, 2]), group("B", [2, 1])))
+# Members (i, k, j); k is the vector reduction: C[i][j] += A[j][k]·B[i][k] + B[j][k]·A[i][k] (syr2k),
+# and C[i][j] += A[i][k]·A[j][k] (syrk).
+SYR2K = TileFootprint(
+    3,
+    (),
+    (
+        group("C", [0, 2], references=2),
+        group("A", [2, 1]),
+        group("B", [0, 1]),
+        group("B", [2, 1]),
+        group("A", [0, 1]),
+    ),
+)
+SYRK = TileFootprint(3, (), (group("C", [0, 2], references=2), group("A", [0, 1]), group("A", [2, 1])))
+# Members (i, j, k) of cov[i][j] += data[k][i]·data[k][j] over the triangle j >= i; j is the vector member.
+COVARIANCE = TileFootprint(3, (), (group("cov", [1, 0], references=2), group("data", [2, 0]), group("data", [2, 1])))
+
+# The seed's example: L1 = 32 KiB is the capacity (L2 / tile-l2-share is not larger); 256-byte vectors hold
+# the inner member at the seed's 256 elements.
+SEED_MACHINE = Machine(l1=32 * 1024, l2=256 * 1024, l3=0, line=64, cores=1, simd_bytes=256, origin="test")
+TWO_CORES = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
+AVX2_512K = Machine(32 * 1024, 512 * 1024, 0, 64, 2, 32, "test")
+AVX512_1M = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
