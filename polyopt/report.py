@@ -1,14 +1,15 @@
 """``--report``: the text for each region, and the one JSON document of ``--report=json``.
 
-Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``RegionSummary``, ``format_report``,
+Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``Section``, ``with_sections``, ``RegionSummary``,
+``format_report``,
 ``report_json``, ``REPORT_FORMAT``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from polyopt.diagnostics import Location
@@ -56,6 +57,25 @@ class RegionReport:
     contractions: tuple[str, ...] = ()
     library: tuple[str, ...] = ()
     fusion_candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """One pass's report lines for one field of ``RegionReport``."""
+
+    field: str
+    lines: tuple[str, ...]
+
+
+def with_sections(report: RegionReport, sections: Iterable[Section]) -> RegionReport:
+    """``report`` with the lines of ``sections`` added to their fields, in order; the ``fusion`` lines,
+    when there are any, replace its fusion text."""
+    fields: dict[str, tuple[str, ...]] = {}
+    for section in sections:
+        fields[section.field] = fields.get(section.field, ()) + section.lines
+    fusion = fields.pop("fusion", ())
+    added = {name: getattr(report, name) + lines for name, lines in fields.items()}
+    return replace(report, fusion=" | ".join(fusion) if fusion else report.fusion, **added)
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:

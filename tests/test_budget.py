@@ -19,6 +19,7 @@ import pytest
 from polyopt import pipeline
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.options import Options
+from polyopt.passes import fusion, tiling
 from polyopt.pipeline import optimize_text
 from polyopt.transform.tiling import FALLBACK_SIZE, TilingOptions
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
@@ -98,20 +99,26 @@ def _segfault() -> None:
     os.kill(os.getpid(), signal.SIGSEGV)
 
 
-def _slow_when(monkeypatch: pytest.MonkeyPatch, name: str, condition: object = None, trouble: object = None) -> None:
-    """Make ``pipeline.name`` sleep for a minute, or call ``trouble`` (when ``condition(*args)`` holds, if given)."""
-    real = getattr(pipeline, name)
+def _slow_when(
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    condition: object = None,
+    trouble: object = None,
+    module: object = pipeline,
+) -> None:
+    """Make ``module.name`` sleep for a minute, or call ``trouble`` (when ``condition(*args)`` holds, if given)."""
+    real = getattr(module, name)
 
     def slow(*args: object, **kwargs: object) -> object:
         if condition is None or condition(*args):  # type: ignore[operator]
             (trouble or _sleep_a_minute)()  # type: ignore[operator]
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pipeline, name, slow)
+    monkeypatch.setattr(module, name, slow)
 
 
 def test_a_slow_fusion_search_falls_back_to_no_fusion_and_fixed_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    _slow_when(monkeypatch, "plan_fusion", lambda model, deps, policy, *_: policy != "none")
+    _slow_when(monkeypatch, "plan_fusion", lambda model, deps, policy, *_: policy != "none", module=fusion)
 
     outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0))
 
@@ -126,7 +133,7 @@ def test_a_slow_fusion_search_falls_back_to_no_fusion_and_fixed_tiles(monkeypatc
 
 
 def test_a_slow_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    _slow_when(monkeypatch, "schedule_region")
+    _slow_when(monkeypatch, "schedule_region", module=fusion)
 
     outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0))
 
@@ -151,7 +158,7 @@ def test_a_region_too_slow_even_in_its_original_order_is_kept_as_written(monkeyp
 
 
 def test_a_crashing_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    _slow_when(monkeypatch, "schedule_region", trouble=_segfault)
+    _slow_when(monkeypatch, "schedule_region", trouble=_segfault, module=fusion)
 
     outcome = optimize_text(GEMM, "gemm.c", Options())
 
@@ -179,7 +186,7 @@ def test_an_error_in_the_child_is_still_an_internal_error(monkeypatch: pytest.Mo
     def broken(*args: object) -> object:
         raise KeyError("boom")
 
-    monkeypatch.setattr(pipeline, "plan_tiling", broken)
+    monkeypatch.setattr(tiling, "plan_tiling", broken)
 
     outcome = optimize_text(GEMM, "gemm.c", Options())
 

@@ -9,19 +9,21 @@ import islpy as isl
 import pytest
 
 import polyopt.pipeline as pipeline
+from polyopt import passes
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.diagnostics import IllegalTransform
 from polyopt.frontend.params import ParameterValue
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.options import Options
-from polyopt.pipeline import FileOutcome, _verify, optimize_text
+from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
 from polyopt.schedule_tree import band_nodes, parallel_outermost
-from polyopt.transform.fusion import FusionPlan, ResidencyOf, ScheduleCoster, Vectorizes
+from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
+from polyopt.verify import verify_schedule
 from tests.support import EXAMPLES
 
 ModelOf = Callable[[str], PolyModel]
@@ -63,20 +65,20 @@ def _marked(model: PolyModel, kind: str) -> isl.Schedule:
 def test_verify_accepts_the_original_schedule(model_of: ModelOf) -> None:
     model = model_of(PREFIX_SUM)
 
-    _verify(model, model.schedule, compute_dependences(model))
+    verify_schedule(model, model.schedule, compute_dependences(model))
 
 
 def test_verify_rejects_a_schedule_that_violates_a_dependence(model_of: ModelOf) -> None:
     model = model_of(PREFIX_SUM)
 
     with pytest.raises(IllegalTransform, match="violates a dependence"):
-        _verify(model, _reversed(model), compute_dependences(model))
+        verify_schedule(model, _reversed(model), compute_dependences(model))
 
 
 def test_verify_accepts_a_reversed_loop_without_dependences(model_of: ModelOf) -> None:
     model = model_of(COPY)
 
-    _verify(model, _reversed(model), compute_dependences(model))
+    verify_schedule(model, _reversed(model), compute_dependences(model))
 
 
 @pytest.mark.parametrize("kind", ["parallel", "simd"])
@@ -85,14 +87,14 @@ def test_verify_rejects_a_marked_loop_that_carries_a_dependence(model_of: ModelO
     schedule = _marked(model, kind)
 
     with pytest.raises(IllegalTransform, match="carries a dependence"):
-        _verify(model, schedule, compute_dependences(model))
+        verify_schedule(model, schedule, compute_dependences(model))
 
 
 @pytest.mark.parametrize("kind", ["parallel", "simd"])
 def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, kind: str) -> None:
     model = model_of(COPY)
 
-    _verify(model, _marked(model, kind), compute_dependences(model))
+    verify_schedule(model, _marked(model, kind), compute_dependences(model))
 
 
 def _mark_a_carrying_loop(
@@ -126,7 +128,7 @@ def test_optimized_rows_differ_from_the_original_order() -> None:
 def test_illegal_parallel_loop_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _file(ROWS)
     original, _ = _region(optimize_text(text, "k.c", Options(identity=True)))
-    monkeypatch.setattr(pipeline, "plan_parallel", _mark_a_carrying_loop)
+    monkeypatch.setattr(passes.parallel, "plan_parallel", _mark_a_carrying_loop)
 
     outcome = optimize_text(text, "k.c", Options())
 
@@ -154,11 +156,11 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
         options: SchedulerOptions,
         costing: ScheduleCoster,
         residency: ResidencyOf,
-        vectorizes: Vectorizes,
+        evaluate_loops: EvaluateLoops,
     ) -> tuple[isl.Schedule, tuple[str, ...]]:
         return _reversed(model), ()
 
-    monkeypatch.setattr(pipeline, "schedule_region", backwards)
+    monkeypatch.setattr(passes.fusion, "schedule_region", backwards)
 
     code, warnings = _region(optimize_text(text, "k.c", Options(parallel=False)))
 
@@ -171,7 +173,7 @@ def test_internal_error_in_a_pass_leaves_the_region_unchanged_with_a_warning(mon
     def broken(*_: object) -> None:
         raise isl.Error("simulated failure inside a pass")
 
-    monkeypatch.setattr(pipeline, "_transform", broken)
+    monkeypatch.setattr(pipeline, "transform", broken)
     text = _file(ROWS)
 
     outcome = optimize_text(text, "k.c", Options())

@@ -1,8 +1,8 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``ResidencyOf``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``, ``model_costing``, ``model_residency``,
-``group_schedule``, ``schedule_region``.
+``ResidencyOf``, ``LoopAnswer``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
+``model_costing``, ``model_residency``, ``group_schedule``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -23,7 +23,7 @@ not reuse that tiling could capture.  isl distributes such nests (deeper
 bands), which reads a shared matrix once per nest; the row-fused schedule
 walks the matrix's rows once, in an outer parallel loop, and isl schedules
 one row step inside.  It is chosen when it streams fewer matrices
-(``_streams``) and keeps the outer parallel loop.
+(``polyopt.transform.stepping``) and keeps the outer parallel loop.
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.fusion_cost import GroupCost, group_cost
 from polyopt.analysis.residency import Residency, group_residency
-from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, band_statements, has_outer_parallel, node_at, outermost_bands
+from polyopt.schedule_tree import band_nodes, outermost_bands
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import (
     SchedulerOptions,
@@ -48,6 +48,7 @@ from polyopt.transform.scheduling import (
     schedule_group,
     sequence_groups,
 )
+from polyopt.transform.stepping import outer_parallel, row_fused, stepwise_schedule, top_level_nests
 
 FUSION_POLICIES = ("model", "smart", "max", "none")
 DEFAULT_FUSION = "model"
@@ -55,9 +56,16 @@ MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many cons
 TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
 ScheduleCoster = Callable[[isl.Schedule], GroupCost]
-Vectorizes = Callable[[isl.Schedule], bool]  # whether every innermost loop of a schedule becomes a simd loop
+EvaluateLoops = Callable[[isl.Schedule], "LoopAnswer"]  # the loop stage on a candidate schedule
 ResidencyOf = Callable[["FusionGroup"], Residency]
 MAX_WAVEFRONT_DEPTH = 3
+
+
+class LoopAnswer(Protocol):
+    """What the loop stage tells of a candidate schedule (``polyopt.passes.loops.LoopEvaluation``)."""
+
+    @property
+    def vectorizes(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -84,17 +92,6 @@ def _nest_list(nests: tuple[int, ...]) -> str:
     return "{" + ", ".join(f"nest {n + 1}" for n in nests) + "}"
 
 
-def _statements(node: Node) -> frozenset[str]:
-    if isinstance(node, Loop):
-        return frozenset(name for child in node.body for name in _statements(child))
-    return frozenset({node.name})
-
-
-def top_level_nests(scop: Scop) -> list[frozenset[str]]:
-    """The statements of each top-level loop nest (or lone statement), in source order."""
-    return [_statements(node) for node in scop.tree]
-
-
 def _arrays(model: PolyModel, statements: frozenset[str]) -> set[str]:
     return {ref.array for ref in model.references if ref.statement in statements}
 
@@ -102,11 +99,6 @@ def _arrays(model: PolyModel, statements: frozenset[str]) -> set[str]:
 def _fully_fused(schedule: isl.Schedule) -> bool:
     bands = outermost_bands(schedule)
     return len(bands) == 1
-
-
-def _outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
-    """Whether every outermost band has a member that carries no dependence."""
-    return all(has_outer_parallel(band, dependences) for band in outermost_bands(schedule))
 
 
 def _group(nests: list[frozenset[str]], indices: list[int]) -> FusionGroup:
@@ -184,12 +176,12 @@ def model_costing(
     options: SchedulerOptions,
     costing: ScheduleCoster,
     residency: ResidencyOf,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), vectorizes)
+        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), evaluate_loops)
         return costing(schedule)
 
     return cost
@@ -212,15 +204,15 @@ def _worth_fusing(
     candidate = nests[index]
     if not _arrays(model, group) & _arrays(model, candidate):
         return False
-    if _row_fused(model, _group(nests, current + [index]), dependences, options) is not None:
+    if row_fused(model, _group(nests, current + [index]), dependences, options) is not None:
         return True
     fused = schedule_group(model, group | candidate, dependences, options)
     if fused is None or not _fully_fused(fused):
         return False
-    if _outer_parallel(fused, dependences):
+    if outer_parallel(fused, dependences):
         return True
     apart = [schedule_group(model, part, dependences, options) for part in (group, candidate)]
-    return not any(s is not None and _outer_parallel(s, dependences) for s in apart)
+    return not any(s is not None and outer_parallel(s, dependences) for s in apart)
 
 
 def _parallel_statements(
@@ -247,175 +239,6 @@ def _band_depth(schedule: isl.Schedule) -> int:
     return max((band.band_n_member() for band in outermost_bands(schedule)), default=0)
 
 
-def _stepwise_schedule(
-    model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions
-) -> isl.Schedule | None:
-    """The group's original outer (time) loop, with one step scheduled by isl inside it.
-
-    Only for a group that is a single loop nest.
-    """
-    if len(group.nests) != 1:
-        return None
-    original = original_group_schedule(model, group.statements)
-    outer = original.get_root().child(0)
-    if outer.get_type() != isl.schedule_node_type.band:
-        return None
-    return _stepped(model, group.statements, outer.band_get_partial_schedule(), dependences, options)
-
-
-def _stepped(
-    model: PolyModel,
-    statements: frozenset[str],
-    steps: isl.MultiUnionPwAff,
-    dependences: isl.UnionMap,
-    options: SchedulerOptions,
-) -> isl.Schedule | None:
-    """An outer loop over ``steps`` with one step scheduled by isl inside it.
-
-    Dependences between different steps are respected by running the steps
-    in order (the caller checks that none goes backwards); isl sees only
-    those within a step, which keeps its problem small.
-    """
-    step = isl.UnionMap.from_multi_union_pw_aff(steps)
-    within = dependences.intersect(step.apply_range(step.reverse()))
-    inner = schedule_group(model, statements, within, options, outer_parallel=True)
-    if inner is None:
-        return None
-    return _without_step_members(inner, step).insert_partial_schedule(steps)
-
-
-def _streaming(model: PolyModel, statements: frozenset[str]) -> bool:
-    """Whether no statement has more loops than the arrays it touches have dimensions."""
-    for statement in model.scop.statements:
-        if statement.name in statements:
-            ranks = [len(a.subscripts) for a in statement.reads + statement.writes]
-            if len(statement.iterators) > max(ranks, default=0):
-                return False
-    return True
-
-
-def _matrices(model: PolyModel, statements: frozenset[str]) -> set[str]:
-    """The arrays of two or more dimensions that ``statements`` touch."""
-    return {
-        access.array
-        for statement in model.scop.statements
-        if statement.name in statements
-        for access in statement.reads + statement.writes
-        if len(access.subscripts) >= 2
-    }
-
-
-def _row_depth(model: PolyModel, nest: frozenset[str], matrix: str) -> int | None:
-    """The loop depth whose iterator is the row subscript of every ``matrix`` reference in ``nest``."""
-    depths: set[int] = set()
-    for statement in model.scop.statements:
-        if statement.name not in nest:
-            continue
-        for access in statement.reads + statement.writes:
-            if access.array != matrix:
-                continue
-            row = access.subscripts[0]
-            if not isinstance(row, Var) or row.name not in statement.iterators:
-                return None
-            depths.add(statement.iterators.index(row.name))
-    return depths.pop() if len(depths) == 1 else None
-
-
-def _row_steps(model: PolyModel, group: FusionGroup, matrix: str) -> isl.MultiUnionPwAff | None:
-    """Each statement's iterator at its nest's row depth for ``matrix``, as one schedule dimension."""
-    nests = top_level_nests(model.scop)
-    steps: isl.UnionPwAff | None = None
-    for index in group.nests:
-        depth = _row_depth(model, nests[index], matrix)
-        if depth is None:
-            return None
-        for statement in model.scop.statements:
-            if statement.name not in nests[index]:
-                continue
-            if len(statement.iterators) <= depth:
-                return None
-            domain = model.domains[statement.name]
-            value = isl.PwAff.var_on_domain(isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, depth)
-            piece = isl.UnionPwAff.from_pw_aff(value.intersect_domain(domain))
-            steps = piece if steps is None else steps.union_add(piece)
-    return None if steps is None else isl.MultiUnionPwAff.from_union_pw_aff(steps)
-
-
-def _forward(steps: isl.MultiUnionPwAff, dependences: isl.UnionMap) -> bool:
-    """Whether no dependence between the stepped statements goes from a later step to an earlier one."""
-    step = isl.UnionMap.from_multi_union_pw_aff(steps)
-    local = dependences.intersect_domain(step.domain()).intersect_range(step.domain())
-    return local.is_subset(step.lex_le_union_map(step))
-
-
-def _row_fused(
-    model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions
-) -> isl.Schedule | None:
-    """The group's nests fused along the rows of a shared matrix (module docstring), when it pays."""
-    if not _streaming(model, group.statements):
-        return None
-    nests = top_level_nests(model.scop)
-    shared = set.intersection(*(_matrices(model, nests[index]) for index in group.nests))
-    for matrix in sorted(shared):
-        steps = _row_steps(model, group, matrix)
-        if steps is None or not _forward(steps, dependences):
-            continue
-        fused = _stepped(model, group.statements, steps, dependences, options)
-        if fused is None or not _outer_parallel(fused, dependences):
-            continue
-        if _streams(model, fused) < _streams_apart(model, group, dependences, options):
-            return fused
-    return None
-
-
-def _streams_apart(model: PolyModel, group: FusionGroup, dependences: isl.UnionMap, options: SchedulerOptions) -> int:
-    """The matrix streams of isl's schedule of a one-nest group, or of each nest of a group on its own."""
-    nests = top_level_nests(model.scop)
-    parts = [group.statements] if len(group.nests) == 1 else [nests[index] for index in group.nests]
-    total = 0
-    for part in parts:
-        schedule = schedule_group(model, part, dependences, options)
-        total += len(_matrices(model, part)) if schedule is None else _streams(model, schedule)
-    return total
-
-
-def _streams(model: PolyModel, schedule: isl.Schedule) -> int:
-    """How many times matrices are streamed: per outermost band, the matrices its statements touch."""
-    total = 0
-    for band in outermost_bands(schedule):
-        total += len(_matrices(model, frozenset(band_statements(band))))
-    return total
-
-
-def _without_step_members(schedule: isl.Schedule, step: isl.UnionMap) -> isl.Schedule:
-    """Drop from the outermost bands the members that only repeat the step (constant within a step)."""
-    top = [
-        path
-        for path, band in band_nodes(schedule)
-        if not any(node_at(schedule, path[:cut]).get_type() == isl.schedule_node_type.band for cut in range(len(path)))
-    ]
-    for path in sorted(top, reverse=True):
-        schedule = _drop_step_members(node_at(schedule, path), step)
-    return schedule
-
-
-def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedule:
-    domain = band.get_domain()
-    same_step = step.apply_range(step.reverse()).intersect_domain(domain).intersect_range(domain)
-    partial = band.band_get_partial_schedule()
-    for member in reversed(range(band.band_n_member())):
-        value = isl.UnionMap.from_union_pw_aff(partial.get_union_pw_aff(member))
-        if same_step.is_subset(value.apply_range(value.reverse())):
-            partial = partial.drop_dims(isl.dim_type.set, member, 1)
-    if partial.dim(isl.dim_type.set) == band.band_n_member():
-        return band.get_schedule()
-    permutable = band.band_get_permutable()
-    node = band.delete()
-    if partial.dim(isl.dim_type.set) > 0:
-        node = node.insert_partial_schedule(partial).band_set_permutable(permutable)
-    return node.get_schedule()
-
-
 def group_schedule(
     model: PolyModel,
     group: FusionGroup,
@@ -423,7 +246,7 @@ def group_schedule(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: Residency | None = None,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> tuple[isl.Schedule, str | None]:
     """The group's schedule, and a note when it is not isl's default one.
 
@@ -442,33 +265,33 @@ def group_schedule(
     statements whose shared loop then carries a dependence (gramschmidt's column loop,
     fused with the statements that compute the column it reads), while inside each
     step isl distributes them and their loops run in parallel.  It is also used when
-    ``vectorizes`` finds simd loops in all of its innermost loops but not in all of the
+    the loop stage (``evaluate_loops``) finds simd loops in all of its innermost loops but not in all of the
     wavefront's (jacobi-2d: isl's band runs both sweeps in one guarded loop whose
     dependence keeps it scalar).
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
-    fused = _row_fused(model, group, deps.full, options)
+    fused = row_fused(model, group, deps.full, options)
     if fused is not None:
         return fused, f"{where}: streaming, fused along matrix rows in one parallel loop"
     schedule = schedule_group(model, group.statements, deps.reduced, options)
     if schedule is None:
         return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
-    if options.outer_parallel or _outer_parallel(schedule, deps.full):
+    if options.outer_parallel or outer_parallel(schedule, deps.full):
         return schedule, None
     if residency is not None and residency.resident:
         return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
     deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
-    wanted = deep or costing is not None or vectorizes is not None
-    stepwise = _stepwise_schedule(model, group, deps.reduced, options) if wanted else None
+    wanted = deep or costing is not None or evaluate_loops is not None
+    stepwise = stepwise_schedule(model, group, deps.reduced, options) if wanted else None
     if stepwise is None:
         return schedule, None
     if deep:
         if _covered(stepwise, deps.full, group.statements):
             return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
         return schedule, None
-    if vectorizes is not None and _covered(stepwise, deps.full, group.statements):
-        if vectorizes(stepwise) and not vectorizes(schedule):
+    if evaluate_loops is not None and _covered(stepwise, deps.full, group.statements):
+        if evaluate_loops(stepwise).vectorizes and not evaluate_loops(schedule).vectorizes:
             return (
                 stepwise,
                 f"{where}: parallel vector loops inside the original outer loop instead of a scalar wavefront",
@@ -491,7 +314,7 @@ def schedule_region(
     options: SchedulerOptions,
     costing: ScheduleCoster | None = None,
     residency: ResidencyOf | None = None,
-    vectorizes: Vectorizes | None = None,
+    evaluate_loops: EvaluateLoops | None = None,
 ) -> tuple[isl.Schedule, tuple[str, ...]]:
     """Schedule each group (choosing between schedules by ``costing``, when given; ``residency``: whether
     it runs from cache, ``model_residency``) and run the groups in order; notes say where a group's
@@ -500,7 +323,7 @@ def schedule_region(
     notes: list[str] = []
     for group in plan.groups:
         resident = residency(group) if residency else None
-        schedule, note = group_schedule(model, group, deps, options, costing, resident, vectorizes)
+        schedule, note = group_schedule(model, group, deps, options, costing, resident, evaluate_loops)
         schedules.append(schedule)
         if note:
             notes.append(note)

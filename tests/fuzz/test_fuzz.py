@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt import pipeline
+from polyopt import driver, verify
 from polyopt.budget import OutOfTime
 from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
@@ -172,10 +172,10 @@ def test_a_call_to_an_undeclared_function_fails_the_build(tmp_path: Path, monkey
 def test_a_schedule_that_fails_verification_fails_and_a_time_budget_fallback_does_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pipeline, "schedule_respects", lambda schedule, dependences: False)
+    monkeypatch.setattr(verify, "schedule_respects", lambda schedule, dependences: False)
     (verification,) = check_program(SMALL, "illegal", [("--notile",)], folder=tmp_path)
     monkeypatch.undo()
-    real = pipeline.run_limited
+    real = driver.run_limited
     calls: list[object] = []
 
     def first_out_of_time(function: object, seconds: float) -> object:
@@ -184,7 +184,7 @@ def test_a_schedule_that_fails_verification_fails_and_a_time_budget_fallback_doe
             raise OutOfTime
         return real(function, seconds)
 
-    monkeypatch.setattr(pipeline, "run_limited", first_out_of_time)
+    monkeypatch.setattr(driver, "run_limited", first_out_of_time)
     (budget,) = check_program(SMALL, "slow", [("--notile",)], folder=tmp_path)
 
     assert verification.outcome == FAILED and verification.fallback

@@ -8,18 +8,19 @@ from polyopt.analysis.contraction import plan_contractions
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.reductions import find_reductions
 from polyopt.options import Options
-from polyopt.pipeline import _transform
-from tests.transform.support import KernelOf, relaxed
+from polyopt.passes.base import RegionContext
+from polyopt.pipeline import transform
+from tests.transform.support import KernelOf
 
 PRODUCER_CONSUMER = "for (i = 0; i < n; i++)\n  t[i] = a[i] * 2;\nfor (i = 0; i < n; i++)\n  b[i] = t[i] + 1;\n"
 
 
 def _contracted(kernel_of: KernelOf, body: str, dead: frozenset[str], original: bool = False) -> list[str]:
-    kernel = relaxed(kernel_of(body))
-    model = kernel.model
+    model = kernel_of(body).model
+    deps = compute_dependences(model)
     reductions = find_reductions(model)
-    schedule = model.schedule if original else _transform(model, kernel.deps, Options(), reductions)[0]
-    found = plan_contractions(model, compute_dependences(model), schedule, dead, reductions)
+    schedule = model.schedule if original else transform(RegionContext.of(model, deps, Options(), reductions))[0]
+    found = plan_contractions(model, deps, schedule, dead, reductions)
     return [contraction.array for contraction in found]
 
 

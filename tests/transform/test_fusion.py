@@ -5,17 +5,26 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import islpy as isl
 import pytest
 
 import polyopt.transform.fusion as fusion
+import polyopt.transform.stepping as stepping
 from polyopt.analysis.fusion_cost import BandCost, GroupCost, group_cost
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, carries, member_expressions, parallel_outermost, schedule_respects
-from polyopt.transform.fusion import FusionGroup, FusionPlan, plan_fusion, schedule_region, top_level_nests
+from polyopt.transform.fusion import (
+    EvaluateLoops,
+    FusionGroup,
+    FusionPlan,
+    plan_fusion,
+    schedule_region,
+    top_level_nests,
+)
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
@@ -252,7 +261,9 @@ def test_without_relaxed_reductions_rows_are_not_fused(kernel_of: KernelOf) -> N
     kernel = kernel_of(ATAX)
 
     assert (
-        fusion._row_fused(kernel.model, FusionGroup((1,), frozenset({"S1", "S2", "S3"})), kernel.full, kernel.scheduler)
+        stepping.row_fused(
+            kernel.model, FusionGroup((1,), frozenset({"S1", "S2", "S3"})), kernel.full, kernel.scheduler
+        )
         is None
     )
 
@@ -261,8 +272,8 @@ def test_compute_bound_nests_are_left_to_isl(kernel_of: KernelOf) -> None:
     kernel = relaxed(kernel_of(GEMM))
     group = FusionGroup((0,), kernel.statements)
 
-    assert not fusion._streaming(kernel.model, kernel.statements)
-    assert fusion._row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
+    assert not stepping.streaming(kernel.model, kernel.statements)
+    assert stepping.row_fused(kernel.model, group, kernel.full, kernel.scheduler) is None
 
 
 # Modified Gram-Schmidt: isl fuses the column loop j with the statements that compute column k
@@ -375,23 +386,34 @@ JACOBI_2D = (
 )
 
 
-def _single_outer_member(schedule: isl.Schedule) -> bool:
-    """A stand-in for the pipeline's vector check: only a schedule whose outer band has one member
+@dataclass(frozen=True)
+class _Evaluation:
+    """A stand-in for the loop stage's answer (``polyopt.passes.loops.LoopEvaluation``)."""
+
+    vectorizes: bool
+
+
+def _single_outer_member(schedule: isl.Schedule) -> _Evaluation:
+    """A stand-in for the pipeline's loop stage: only a schedule whose outer band has one member
     (the time loop, with the sweeps inside it) 'vectorizes'."""
-    return all(band.band_n_member() == 1 for _, band in _top_bands(schedule))
+    return _Evaluation(all(band.band_n_member() == 1 for _, band in _top_bands(schedule)))
 
 
-@pytest.mark.parametrize(("vectorizes", "stepwise"), [(_single_outer_member, True), (lambda schedule: True, False)])
+@pytest.mark.parametrize(
+    ("evaluate_loops", "stepwise"), [(_single_outer_member, True), (lambda schedule: _Evaluation(True), False)]
+)
 def test_a_wavefront_without_vector_loops_gives_way_to_vector_loops_inside_the_time_loop(
-    kernel_of: KernelOf, vectorizes: Callable[[isl.Schedule], bool], stepwise: bool
+    kernel_of: KernelOf, evaluate_loops: EvaluateLoops, stepwise: bool
 ) -> None:
     kernel = kernel_of(JACOBI_2D)
     group = FusionGroup((0,), kernel.statements)
 
-    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, vectorizes=vectorizes)
+    schedule, note = fusion.group_schedule(
+        kernel.model, group, kernel.deps, kernel.scheduler, evaluate_loops=evaluate_loops
+    )
 
     assert schedule_respects(schedule, kernel.full)
     assert (note is not None and "instead of a scalar wavefront" in note) is stepwise
-    assert _single_outer_member(schedule) is stepwise
+    assert _single_outer_member(schedule).vectorizes is stepwise
     if stepwise:
         assert _parallel_statements(schedule, kernel.full) == {"S0", "S1"}

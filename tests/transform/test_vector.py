@@ -8,10 +8,14 @@ import pytest
 
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.options import Options
-from polyopt.pipeline import _transform
+from polyopt.passes.base import Decisions, RegionContext
+from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.tiling import TILING
+from polyopt.passes.vector import VECTOR
+from polyopt.pipeline import transform
 from polyopt.schedule_tree import band_nodes, carries, member_expressions
-from polyopt.transform.parallel import apply_parallel, plan_parallel
-from polyopt.transform.tiling import TilingOptions
+from polyopt.transform.parallel import ParallelLoop, apply_parallel, plan_parallel
+from polyopt.transform.tiling import TiledBand, TilingOptions
 from polyopt.transform.vector import VectorLoop, apply_vector, plan_vector
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
@@ -19,6 +23,29 @@ from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 ROW_SUMS = "for (i = 0; i < n; i++)\n  for (k = 0; k < n; k++)\n    s[i] = s[i] + A[i][k];\n"
 DOT = "for (i = 0; i < n; i++)\n  s = s + a[i] * b[i];\n"
 NOTILE = Options(tiling=TilingOptions(enabled=False))
+
+
+def _transform(
+    kernel: Kernel, options: Options, parameters: dict[str, int] | None = None
+) -> tuple[isl.Schedule, Decisions]:
+    """The schedule passes of the pipeline on ``kernel``."""
+    return transform(RegionContext.of(kernel.model, kernel.deps, options, parameters=parameters))
+
+
+def _vector_loops(decisions: Decisions) -> tuple[VectorLoop, ...]:
+    plan = decisions.plan_of(VECTOR)
+    assert plan is not None
+    return plan.loops
+
+
+def _parallel_loops(decisions: Decisions) -> tuple[ParallelLoop, ...]:
+    plan = decisions.plan_of(PARALLEL)
+    return plan.loops if plan is not None else ()
+
+
+def _tiled_bands(decisions: Decisions) -> tuple[TiledBand, ...]:
+    plan = decisions.plan_of(TILING)
+    return plan.bands if plan is not None else ()
 
 
 def _innermost(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.ScheduleNode]]:
@@ -35,9 +62,9 @@ def _plan_on_isl_schedule(kernel: Kernel) -> tuple[isl.Schedule, tuple[VectorLoo
 def test_gemm_point_band_runs_j_innermost_as_a_simd_loop(kernel_of: KernelOf) -> None:
     kernel = kernel_of(GEMM)
 
-    schedule, decisions = _transform(kernel.model, kernel.deps, Options())
+    schedule, decisions = _transform(kernel, Options())
 
-    (loop,) = decisions.vector.loops
+    (loop,) = _vector_loops(decisions)
     assert (loop.chosen, loop.simd) == ("j", True)
     scores = dict(loop.scores)
     assert scores["j"].score == max(score.score for score in scores.values())
@@ -51,9 +78,9 @@ def test_gemm_point_band_runs_j_innermost_as_a_simd_loop(kernel_of: KernelOf) ->
 def test_gemm_vector_loop_without_tiling(kernel_of: KernelOf) -> None:
     kernel = kernel_of(GEMM)
 
-    schedule, decisions = _transform(kernel.model, kernel.deps, NOTILE)
+    schedule, decisions = _transform(kernel, NOTILE)
 
-    (loop,) = decisions.vector.loops
+    (loop,) = _vector_loops(decisions)
     assert (loop.chosen, loop.simd) == ("j", True)
     ((_, simd),) = marked_bands(schedule, SIMD_MARK)
     assert member_expressions(simd, 0) == {"S0": "j", "S1": "j"}
@@ -121,9 +148,9 @@ def test_the_parallel_member_of_a_marked_band_stays_outermost(kernel_of: KernelO
 def test_atax_notile_pipeline_keeps_every_parallel_loop_outermost(kernel_of: KernelOf) -> None:
     kernel = kernel_of(ATAX)
 
-    schedule, decisions = _transform(kernel.model, kernel.deps, NOTILE)
+    schedule, decisions = _transform(kernel, NOTILE)
 
-    expected = sorted(sorted({expr for _, expr in loop.expressions}) for loop in decisions.parallel.loops)
+    expected = sorted(sorted({expr for _, expr in loop.expressions}) for loop in _parallel_loops(decisions))
     marked = [member_expressions(band, 0) for _, band in marked_bands(schedule, PARALLEL_MARK)]
     assert sorted(sorted(set(m.values())) for m in marked) == expected
     assert_legal(schedule, kernel.full)
@@ -146,10 +173,10 @@ SNIPPETS = {
 def test_apply_vector_respects_every_dependence(kernel_of: KernelOf, body: str, options: Options) -> None:
     kernel = kernel_of(body)
 
-    schedule, decisions = _transform(kernel.model, kernel.deps, options)
+    schedule, decisions = _transform(kernel, options)
 
     assert_legal(schedule, kernel.full)
-    assert len(marked_bands(schedule, SIMD_MARK)) == sum(loop.simd for loop in decisions.vector.loops)
+    assert len(marked_bands(schedule, SIMD_MARK)) == sum(loop.simd for loop in _vector_loops(decisions))
     for _, band in marked_bands(schedule, SIMD_MARK):
         assert band.band_n_member() == 1
         assert not carries(band, 0, kernel.full)
@@ -161,8 +188,8 @@ ROW_RECURRENCE = "for (i = 0; i < n; i++)\n  for (j = 1; j < n; j++)\n    p[i][j
 def test_a_tile_runs_its_independent_rows_side_by_side_rather_than_a_recurrence(kernel_of: KernelOf) -> None:
     kernel = kernel_of(ROW_RECURRENCE)
 
-    _, tiled = _transform(kernel.model, kernel.deps, Options(), parameters={"n": 8000})
-    _, untiled = _transform(kernel.model, kernel.deps, NOTILE, parameters={"n": 8000})
+    _, tiled = _transform(kernel, Options(), parameters={"n": 8000})
+    _, untiled = _transform(kernel, NOTILE, parameters={"n": 8000})
 
-    assert tiled.tiles.bands and [loop.chosen for loop in tiled.vector.loops] == ["i"]
-    assert [loop.chosen for loop in untiled.vector.loops] == ["j"]
+    assert _tiled_bands(tiled) and [loop.chosen for loop in _vector_loops(tiled)] == ["i"]
+    assert [loop.chosen for loop in _vector_loops(untiled)] == ["j"]

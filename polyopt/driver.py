@@ -1,0 +1,346 @@
+"""Driving a file through the region pipeline: its regions parsed and modelled, each optimized within
+its time budget, and their code spliced back.
+
+Public: ``Setting``, ``RegionOutcome``, ``FileOutcome``, ``OptimizeScop``, ``optimize_file``, ``executed``,
+``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``, ``summary``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+
+import islpy as isl
+from pycparser import c_ast
+
+from polyopt import isl_util
+from polyopt.analysis.dependences import Dependences, carrying_loops
+from polyopt.analysis.library_choice import LibraryChoice, ProbeNeeded
+from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
+from polyopt.diagnostics import Location, UnsupportedRegion, format_message
+from polyopt.emit.blas import library_enabled
+from polyopt.emit.body import print_statement
+from polyopt.emit.cast import CIf, CNode, CStmt
+from polyopt.emit.isl_ast import Generated, Storage, print_parametric
+from polyopt.emit.splice import RegionCode, splice
+from polyopt.frontend.constants import constant_probes, named_constants
+from polyopt.frontend.cparse import parse_region
+from polyopt.frontend.declarations import declared_types
+from polyopt.frontend.extract import check_parameter_macros, extract_scop, region_identifiers
+from polyopt.frontend.liveness import live_after
+from polyopt.frontend.params import (
+    DEFAULT_PARAMETER_VALUE,
+    ParameterValue,
+    Preprocessed,
+    parameter_values,
+    preprocess,
+)
+from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
+from polyopt.frontend.scop import Scop
+from polyopt.marks import SECTION
+from polyopt.model import PolyModel, build_model, iterator_values
+from polyopt.options import Options
+from polyopt.passes.base import Decisions, Part, RegionContext
+from polyopt.passes.contraction import CONTRACTION
+from polyopt.passes.expansion import EXPANSION
+from polyopt.passes.fusion import FUSION
+from polyopt.passes.inplace import IN_PLACE
+from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.tiling import TILING
+from polyopt.passes.vector import VECTOR
+from polyopt.report import DependenceLine, RegionReport, StatementLine, with_sections
+from polyopt.schedule_tree import band_nodes, describe_schedule, parent_mark
+
+
+@dataclass(frozen=True)
+class RegionOutcome:
+    """One region's result: its replacement code, or the warning that kept it unchanged."""
+
+    region: Region
+    code: RegionCode | None
+    report: RegionReport | None
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """The optimized text, each region's outcome, and the warnings about the whole file
+    (a failed preprocessor run)."""
+
+    text: str
+    regions: tuple[RegionOutcome, ...]
+    file_warnings: tuple[str, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.file_warnings + tuple(w for region in self.regions for w in region.warnings)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a region's passes need beyond its options: the prefix of generated iterator names
+    and the parameter values the cost models assume (``polyopt.frontend.params``)."""
+
+    prefix: str
+    parameters: Mapping[str, ParameterValue]
+
+    def values(self) -> dict[str, int]:
+        return {name: parameter.value for name, parameter in self.parameters.items()}
+
+    def parameter(self, name: str) -> ParameterValue:
+        """The value the cost models assume for ``name`` and where it came from."""
+        return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")
+
+
+OptimizeScop = Callable[[Region, Scop, Options, Setting], RegionOutcome]  # one attempt at a region
+
+
+def optimize_file(
+    text: str,
+    filename: str,
+    options: Options,
+    probe: Callable[[], LibraryChoice] | None,
+    optimize_scop: OptimizeScop,
+) -> FileOutcome:
+    """Optimize every region of ``text`` by ``optimize_scop``; raise ``InputError`` on invalid input.  When
+    ``options.library`` waits for the probe, the first region with a BLAS idiom runs ``probe`` here (outside
+    the regions' time budget) for the choice of that region and the next ones (without ``probe``: the machine's)."""
+    options.validate()
+    regions = find_regions(text, filename)
+    if regions:
+        library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
+    prefix = _iterator_prefix(text)
+    bodies = [_region_body(region, text) for region in regions]
+    identifiers = [region_identifiers(body) if isinstance(body, c_ast.Compound) else frozenset() for body in bodies]
+    probes = constant_probes(text, sorted(frozenset().union(*identifiers)))
+    preprocessed = preprocess(text, filename, probes, options.cpp_flags) if probes else Preprocessed({}, {})
+    scops = [
+        _region_scop(region, text, body, named_constants(text, region, names, preprocessed))
+        if isinstance(body, c_ast.Compound)
+        else body
+        for region, body, names in zip(regions, bodies, identifiers, strict=True)
+    ]
+    names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
+    values, failure = parameter_values(text, filename, names, dict(options.params), options.cpp_flags, preprocessed)
+    outcomes: list[RegionOutcome] = []
+    for region, scop in zip(regions, scops, strict=True):
+        if not isinstance(scop, Scop):
+            outcomes.append(scop)
+            continue
+        setting = Setting(prefix, {name: values[name] for name in scop.parameters})
+        try:
+            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
+        except ProbeNeeded:
+            options = replace(options, library=probe() if probe is not None else None)
+            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
+    replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
+    return FileOutcome(splice(text, replacements, newline), tuple(outcomes), notice)
+
+
+def _iterator_prefix(text: str) -> str:
+    """A prefix ``p`` such that no identifier ``p<digits>`` (or ``p<digits>_hi``, ``p<digits>_red``)
+    occurs in the file."""
+    for prefix in ("c", "t", "p", "polyopt_c", "polyopt_it"):
+        if not re.search(rf"\b{prefix}\d+(_hi|_red)?\b", text):
+            return prefix
+    return "polyopt_iterator_"
+
+
+def _region_body(region: Region, text: str) -> c_ast.Compound | RegionOutcome:
+    """The region parsed, or the outcome that keeps it as written."""
+    try:
+        return parse_region(region, text)
+    except UnsupportedRegion as unsupported:
+        return RegionOutcome(region, None, None, (unsupported.warning(),))
+
+
+def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int]) -> Scop | RegionOutcome:
+    """The region's model input, or the outcome that keeps it as written (outside the model)."""
+    try:
+        scop = extract_scop(body, region.location, declared_types(text, region), text, constants)
+        check_parameter_macros(scop, text)
+        variables = sorted({loop.variable for loop in scop.exits})
+        live = live_after(region, text, set(variables))
+        return replace(
+            scop,
+            exits=tuple(loop for loop in scop.exits if loop.variable in live),
+            unused_iterators=tuple(variable for variable in variables if variable not in live),
+        )
+    except UnsupportedRegion as unsupported:
+        return RegionOutcome(region, None, None, (unsupported.warning(),))
+
+
+def _optimize_region(
+    region: Region, scop: Scop, options: Options, setting: Setting, optimize_scop: OptimizeScop
+) -> RegionOutcome:
+    try:
+        return _within_budget(region, scop, options, setting, optimize_scop)
+    except ProbeNeeded:
+        raise
+    except Exception as error:  # a bug in a pass must not cost the user their build
+        reason = f"internal error ({type(error).__name__}: {error}); please report it"
+        return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+
+
+def _within_budget(
+    region: Region, scop: Scop, options: Options, setting: Setting, optimize_scop: OptimizeScop
+) -> RegionOutcome:
+    """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``
+    without crashing; the warning says what stopped the first attempt."""
+    troubles: list[str] = []
+    reason = ""
+    for attempt in attempts(options):
+        try:
+            outcome = run_limited(partial(optimize_scop, region, scop, attempt.options, setting), options.timeout)
+        except OutOfTime:
+            troubles.append(f"region took longer than {options.timeout:g} s")
+            reason = f"took longer than {options.timeout:g} s, even in its original order"
+            continue
+        except Crashed as crash:
+            troubles.append(f"{crash} (please report it)")
+            reason = f"internal error ({crash}); please report it"
+            continue
+        if not attempt.fallback:
+            return outcome
+        message = format_message(region.location, "warning", f"{troubles[0]}; {attempt.fallback}")
+        return replace(outcome, warnings=(message, *outcome.warnings))
+    return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+
+
+def _preprocessor_warning(filename: str, failure: str, cpp_flags: tuple[str, ...]) -> str:
+    """The one warning for a preprocessor run that gave no parameter values."""
+    flags = f" with {' '.join(cpp_flags)}" if cpp_flags else ""
+    message = (
+        f"the preprocessor failed{flags} ({failure}); the cost models assume {DEFAULT_PARAMETER_VALUE} "
+        "for the parameters: give the compiler's -I and -D flags, or --param NAME=VALUE"
+    )
+    return format_message(Location(filename), "warning", message)
+
+
+def executed(scop: Scop, ctx: isl.Context) -> tuple[Scop, tuple[str, ...]]:
+    """``scop`` without the statements that never execute (their domains are empty for every value of
+    the parameters), and a note for each."""
+    domains = build_model(scop, ctx).domains
+    empty = [statement for statement in scop.statements if domains[statement.name].is_empty()]
+    if not empty:
+        return scop, ()
+    notes = tuple(f"{s.name} (line {s.location.line}) never executes (its domain is empty): left out" for s in empty)
+    return scop.restricted(frozenset(domains) - {statement.name for statement in empty}), notes
+
+
+def nothing(region: Region, setting: Setting) -> Part:
+    """The part of a region none of whose statements ever executes: no code."""
+    report = RegionReport(
+        index=region.index,
+        location=region.location,
+        parameters=tuple(setting.parameter(name) for name in setting.parameters),
+        statements=(),
+        dependences=(),
+        fusion="none (no statement executes)",
+        schedule=(),
+        tiles=(),
+        parallel=(),
+        vector=(),
+    )
+    return Part(Generated((), frozenset()), report, (), "no statement ever executes")
+
+
+def final_values(scop: Scop, setting: Setting) -> tuple[Generated, tuple[str, ...]]:
+    """Code that gives each variable of ``scop.exits`` the value the region's loops leave in it (the generated
+    loops have iterators of their own), where one of its loops starts; and a report note for each.  An iterator
+    that nothing reads after the region is cast to void, so that ``-Wall -Werror`` builds do not stop on a
+    variable the generated code no longer uses."""
+    code: list[CNode] = [CStmt(f"(void){variable};") for variable in scop.unused_iterators]
+    notes: list[str] = []
+    helpers: frozenset[str] = frozenset()
+    for variable, value in iterator_values(scop).items():
+        where = value.domain()
+        always = where.is_equal(isl.Set.universe(where.get_space()))
+        (text,), condition, used = print_parametric(scop, setting.prefix, [value], None if always else where)
+        assignment = CStmt(f"{variable} = {text};")
+        code.append(CIf(condition, (assignment,)) if condition else assignment)
+        notes.append(f"after the region, {variable} = {text}" + (f" when {condition}" if condition else ""))
+        helpers |= used
+    return Generated(tuple(code), helpers), tuple(notes)
+
+
+def dead_arrays(region: Region, options: Options) -> frozenset[str]:
+    """The arrays whose values after the region do not matter (``--assume-dead`` and the region's pragmas)."""
+    return options.assume_dead | region_dead_arrays(region)
+
+
+def storage(ctx: RegionContext, schedule: isl.Schedule, scalars: Mapping[str, str]) -> Storage:
+    """How the code of ``schedule`` stores its reductions, reduced sections and ``scalars``."""
+    model = ctx.model
+    marks = [mark for _, band in band_nodes(schedule) if (mark := parent_mark(band)) is not None]
+    arrays = {clause.array for mark in marks for clause in mark.reductions if clause.mode == SECTION}
+    sections = {array: model.section(array) for array in sorted(arrays)}
+    machine = ctx.machine
+    return Storage(
+        ctx.reductions, sections, dict(scalars), _extents(model), machine.parallel_work, machine.section_limit
+    )
+
+
+def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
+    """Per statement, the extent of each loop dimension of its domain's box (any value where it is empty)."""
+    extents: dict[str, tuple[isl.PwAff, ...]] = {}
+    for name, domain in model.domains.items():
+        count = domain.dim(isl.dim_type.set)
+        extents[name] = tuple(isl_util.extended(isl_util.extent(domain, d)) for d in range(count))
+    return extents
+
+
+def region_report(
+    region: Region, model: PolyModel, deps: Dependences, schedule: isl.Schedule, decisions: Decisions, setting: Setting
+) -> RegionReport:
+    """The report of ``model`` (dependences ``deps``) scheduled by ``schedule``: each decision's sections in order."""
+    scop = model.scop
+    statements = tuple(
+        StatementLine(s.name, s.location, model.domains[s.name].to_str(), print_statement(s.body, {}))
+        for s in scop.statements
+    )
+    dependences = tuple(
+        DependenceLine(d.kind, scop.members.get(d.array, d.array), d.source, d.sink, carrying_loops(model, d))
+        for d in deps.items
+    )
+    report = RegionReport(
+        index=region.index,
+        location=scop.location,
+        parameters=tuple(setting.parameter(name) for name in scop.parameters),
+        statements=statements,
+        dependences=dependences,
+        fusion="none (original order)",
+        schedule=tuple(describe_schedule(schedule)),
+        tiles=(),
+        parallel=(),
+        vector=(),
+    )
+    return with_sections(report, decisions.sections())
+
+
+def summary(options: Options, decisions: Decisions) -> str:
+    """The one-line comment of a region's replacement."""
+    if options.identity:
+        return "original order (identity)"
+    fusion, tiles = decisions.plan_of(FUSION), decisions.plan_of(TILING)
+    places = decisions.plan_of(IN_PLACE)
+    parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
+    if tiles and tiles.bands:
+        parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in tiles.bands))
+    if places and places.places:
+        parts.append("kept " + ", ".join(dict.fromkeys(f"{p.scalar} in {p.text}" for p in places.places)))
+    if expansions := decisions.plan_of(EXPANSION):
+        parts.append("expanded " + ", ".join(e.scalar for e in expansions))
+    if contractions := decisions.plan_of(CONTRACTION):
+        parts.append("contracted " + ", ".join(c.array for c in contractions))
+    if (parallel := decisions.plan_of(PARALLEL)) and parallel.loops:
+        parts.append(f"{len(parallel.loops)} parallel loop(s)")
+    vector = decisions.plan_of(VECTOR)
+    simd = sum(1 for loop in vector.loops if loop.simd) if vector else 0
+    if simd:
+        parts.append(f"{simd} simd loop(s)")
+    return ", ".join(parts)

@@ -1,0 +1,39 @@
+"""Array contraction (``polyopt.analysis.contraction``): dead arrays that become scalars in the code.
+
+Public: ``CONTRACTION``, ``contracted``.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from polyopt.analysis.contraction import Contraction, plan_contractions
+from polyopt.emit.isl_ast import Generated
+from polyopt.emit.storage import with_contractions
+from polyopt.passes.base import Decisions, RegionContext
+from polyopt.report import Section
+
+Contractions = tuple[Contraction, ...]
+
+
+class ContractionPass:
+    name = "contraction"
+
+    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> Contractions | None:
+        if ctx.options.identity:
+            return None
+        return plan_contractions(ctx.model, ctx.deps, schedule, ctx.dead, ctx.reductions) or None
+
+    def apply(self, ctx: RegionContext, subject: Generated, plan: Contractions) -> Generated:
+        return with_contractions(plan, subject, ctx.model.scop)
+
+    def report(self, plan: Contractions) -> list[Section]:
+        return [Section("contractions", tuple(contraction.describe() for contraction in plan))]
+
+
+CONTRACTION = ContractionPass()
+
+
+def contracted(decisions: Decisions) -> frozenset[str]:
+    """The arrays that ``decisions`` contract."""
+    return frozenset(contraction.array for contraction in decisions.plan_of(CONTRACTION) or ())

@@ -1,0 +1,35 @@
+"""Parallel loops (``polyopt.transform.parallel``).
+
+Public: ``PARALLEL``.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from polyopt.passes.base import Decisions, RegionContext
+from polyopt.passes.tiling import TILING
+from polyopt.report import Section
+from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.tiling import tile_band_paths
+
+
+class ParallelPass:
+    name = "parallel"
+
+    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> ParallelPlan | None:
+        """The parallel loops, outside the tile bands that ``earlier`` tiling made."""
+        if not ctx.options.parallel:
+            return None
+        tiles = earlier.plan_of(TILING)
+        tiled = tile_band_paths(tiles) if tiles is not None else frozenset()
+        return plan_parallel(schedule, ctx.relaxed.full, tiled, ctx.model, ctx.reductions)
+
+    def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
+        return apply_parallel(subject, plan)
+
+    def report(self, plan: ParallelPlan) -> list[Section]:
+        return [Section("parallel", tuple(loop.describe() for loop in plan.loops))]
+
+
+PARALLEL = ParallelPass()

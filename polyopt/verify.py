@@ -1,0 +1,83 @@
+"""Verification of a region's final schedule before its code is emitted.
+
+Public: ``verify_schedule``, ``verify_loops``, ``checked``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import islpy as isl
+
+from polyopt import isl_util
+from polyopt.analysis.dependences import Dependences
+from polyopt.analysis.reductions import Reduction
+from polyopt.diagnostics import IllegalTransform
+from polyopt.emit.ast_run import executes_domain_once
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.model import PolyModel
+from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
+from polyopt.passes.tiling import TILING
+from polyopt.schedule_tree import band_nodes, carries, parent_mark, schedule_respects
+from polyopt.transform.reductions import reduction_clauses
+
+SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
+
+
+def verify_schedule(
+    model: PolyModel, schedule: isl.Schedule, deps: Dependences, reductions: tuple[Reduction, ...] = ()
+) -> None:
+    """Re-prove the order and every parallel or simd mark against the dependences
+    (relaxed for ``reductions``), and that each mark names the reductions its loop carries."""
+    if not schedule_respects(schedule, deps.full):
+        raise IllegalTransform("the schedule violates a dependence")
+    for _, band in band_nodes(schedule):
+        mark = parent_mark(band)
+        if mark is None or mark.kind not in (PARALLEL_MARK, SIMD_MARK):
+            continue
+        if carries(band, 0, deps.full):
+            raise IllegalTransform("a loop marked parallel carries a dependence")
+        needed = reduction_clauses(model, band, 0, reductions, allow_sections=mark.kind == PARALLEL_MARK)
+        if needed is None or set(needed) != set(mark.reductions):
+            raise IllegalTransform("a parallel loop's reduction clauses do not match the reductions it carries")
+
+
+def verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:
+    """On a domain with strides or modulo conditions, run the loops isl generates for ``schedule`` with all the
+    parameters at each of ``SAMPLE_VALUES`` and check that they execute each statement instance once (isl's
+    loops for a tiled schedule of a stride-2 domain were found to skip instances)."""
+    if not isl_util.has_local_variables(schedule.get_domain()):
+        return
+    samples = [{name: value for name in model.scop.parameters} for value in SAMPLE_VALUES]
+    if not executes_domain_once(schedule, samples):
+        raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
+
+
+Retry = Callable[[RegionContext, Decisions], tuple[isl.Schedule, Decisions]]  # the schedule passes again
+
+
+def checked(
+    ctx: RegionContext, schedule: isl.Schedule, decided: tuple[Decisions, Decisions], start: RegionContext, retry: Retry
+) -> tuple[RegionContext, isl.Schedule, Decisions, str | None]:
+    """``schedule`` verified with its ``decided`` (the rewrites' decisions, and all of them); a tiled
+    schedule whose loops miss instances is decided again by ``retry`` without tiling.  When verification
+    fails, the region ``start`` in its original order instead, and the message why."""
+    rewrites, decisions = decided
+    try:
+        verify_schedule(ctx.model, schedule, ctx.relaxed, ctx.reductions)
+        try:
+            verify_loops(ctx.model, schedule)
+        except IllegalTransform as skipping:
+            tiles = decisions.plan_of(TILING)
+            if tiles is None or not tiles.bands:
+                raise
+            options = replace(ctx.options, tiling=replace(ctx.options.tiling, enabled=False))
+            rejected = rewrites.noted(f"tiled schedule rejected ({skipping.message}): not tiled")
+            schedule, decisions = retry(replace(ctx, options=options), rejected)
+            verify_schedule(ctx.model, schedule, ctx.relaxed, ctx.reductions)
+            verify_loops(ctx.model, schedule)
+    except IllegalTransform as illegal:
+        message = f"{illegal.message}; falling back to the original schedule"
+        return start, start.model.schedule, NO_DECISIONS.noted(message), message
+    return ctx, schedule, decisions, None
