@@ -19,7 +19,8 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
-from polyopt.flags import FLAGS, REPORT_CHOICES, click_settings, flags_markdown
+from polyopt.flag_spec import REPORT_CHOICES, click_settings
+from polyopt.flags import FLAGS, flags_markdown
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
 from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text

@@ -1,67 +1,21 @@
 """The ``polyopt`` command's options as one table, ``FLAGS``: ``polyopt.cli`` makes its click options
 from it, and ``flags_markdown`` renders README's flag table from it.
 
-Public: ``Flag``, ``FLAGS``, ``SWITCH``, ``Parsed``, ``click_settings``, ``flags_markdown``.
+Public: ``FLAGS``, ``flags_markdown``.  What one flag is and its click settings: ``polyopt.flag_spec``;
+the machine's and the input's flags: ``polyopt.flags_context``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
 import click
 
 from polyopt.analysis.tile_rules import RULE_NAMES
-from polyopt.diagnostics import PolyoptError
 from polyopt.emit.blas import BLAS_CHOICES
-from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD, PARALLEL_WORK, parse_size
-from polyopt.options import DEFAULT_TIMEOUT, parse_param
-from polyopt.probe import NO_PROBE_VARIABLE
+from polyopt.flag_spec import SWITCH, Flag
+from polyopt.flags_context import INPUT_FLAGS, MACHINE_FLAGS
+from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
+from polyopt.options import DEFAULT_TIMEOUT
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
-
-SWITCH = "switch"  # the ``kind`` of a flag without a value
-REPORT_CHOICES = ("text", "json")
-
-
-class Parsed(click.ParamType):
-    """A flag value read by one of polyopt's parsers, whose ``PolyoptError`` becomes click's usage error."""
-
-    def __init__(self, name: str, parse: Callable[[str], Any]) -> None:
-        self.name = name
-        self._parse = parse
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not isinstance(value, str):
-            return value
-        try:
-            return self._parse(value)
-        except PolyoptError as error:
-            self.fail(error.message, param, ctx)
-
-
-_SIZE = Parsed("size", parse_size)
-
-
-@dataclass(frozen=True)
-class Flag:
-    """One option: its ``spellings`` (click's parameter ``name`` where it is not the first long
-    spelling's), its ``help``, the ``Options`` field it sets (``field``, dotted below a nested option:
-    ``tiling.sizes``; empty for none), its value (``kind``: ``SWITCH``, a click type, or None for
-    text; ``metavar``; ``default``; ``multiple``; other click ``settings``), and its ``readme`` rows
-    (spelling, meaning) in README's flag table (none where another flag's row covers it)."""
-
-    spellings: tuple[str, ...]
-    help: str
-    field: str
-    readme: tuple[tuple[str, str], ...] = ()
-    kind: Any = None
-    metavar: str | None = None
-    default: Any = None
-    multiple: bool = False
-    name: str | None = None
-    settings: Mapping[str, Any] = field(default_factory=dict)
-
 
 FLAGS = (
     Flag(
@@ -352,196 +306,10 @@ FLAGS = (
         default=DEFAULT_TIMEOUT,
         settings={"show_default": True},
     ),
-    Flag(
-        ("--target",),
-        "Target description for the cost models: lines 'key = value' setting the machine's facts (l1, l2, l3, "
-        "line, cores, simd-bytes, ...; detected when missing) and its profile of fitted numbers (defaults when "
-        "missing). 'python -m polyopt.machine' prints every key.",
-        "machine",
-        (
-            (
-                "`--target FILE`",
-                "the machine the cost models plan for, and its profile of fitted numbers, from a target file (see "
-                "[Machine description](#machine-description)); facts it leaves out are detected, profile keys take "
-                "their defaults",
-            ),
-        ),
-        metavar="FILE",
-    ),
-    Flag(
-        ("--l1",),
-        "L1 data cache of one core: bytes, or with K, M, G ('48K').",
-        "machine.l1",
-        (
-            (
-                "`--l1`, `--l2`, `--l3`, `--line SIZE`",
-                "L1 data cache of one core, L2 as seen by one core, L3 (`0`: none), cache line: bytes, or with a "
-                "binary suffix `K`, `M`, `G` (`48K`); each overrides the detected or `--target` value",
-            ),
-        ),
-        kind=_SIZE,
-        metavar="SIZE",
-    ),
-    Flag(("--l2",), "L2 cache as seen by one core.", "machine.l2", kind=_SIZE, metavar="SIZE"),
-    Flag(("--l3",), "L3 cache (0: none).", "machine.l3", kind=_SIZE, metavar="SIZE"),
-    Flag(("--line",), "Cache line size.", "machine.line", kind=_SIZE, metavar="SIZE"),
-    Flag(
-        ("--cores",),
-        "Cores the program runs on.",
-        "machine.cores",
-        (
-            (
-                "`--cores N`, `--simd-bytes N`",
-                "cores the program runs on; vector register width in bytes (16 SSE, 32 AVX2, 64 AVX-512; a power of "
-                "two)",
-            ),
-        ),
-        kind=int,
-        metavar="N",
-    ),
-    Flag(
-        ("--simd-bytes",),
-        "Vector register width in bytes: 16 SSE, 32 AVX2, 64 AVX-512.",
-        "machine.simd_bytes",
-        kind=int,
-        metavar="N",
-    ),
-    Flag(
-        ("--vector-registers",),
-        "Vector registers the compiler may allocate (16 SSE/AVX2, 32 AVX-512): the GEMM microkernel's register block.",
-        "machine.vector_registers",
-        (
-            (
-                "`--vector-registers N`",
-                "vector registers the compiler may allocate (16 SSE/AVX2, 32 AVX-512; detected): the microkernel's "
-                "register block",
-            ),
-        ),
-        kind=int,
-        metavar="N",
-    ),
-    Flag(
-        ("--parallel-work",),
-        f"Statement instances from which a parallel loop starts threads (default: the target's, else {PARALLEL_WORK}).",
-        "machine.parallel_work",
-        (
-            (
-                "`--parallel-work N`",
-                "statement instances from which a parallel loop starts threads (its `if(...)` clause); default the "
-                "target's `parallel-work`, else 2^24",
-            ),
-        ),
-        kind=click.IntRange(min=0),
-        metavar="N",
-    ),
-    Flag(
-        ("--param",),
-        "Typical value of a region parameter for the cost models (may repeat); without it the value "
-        "the preprocessor gives (with -I, -D, -U), else 1024.",
-        "params",
-        (
-            (
-                "`--param NAME=VALUE`",
-                "typical value of a region parameter (`--param _PB_NI=2000`; the flag may repeat); see "
-                "[Parameter values](#parameter-values)",
-            ),
-        ),
-        kind=Parsed("name=value", parse_param),
-        metavar="NAME=VALUE",
-        multiple=True,
-    ),
-    Flag(
-        ("-I",),
-        "Folder searched for included headers when polyopt runs the preprocessor, as gcc's -I "
-        '(-Idir also; may repeat). The source\'s folder is searched for "..." includes first, as when compiling it.',
-        "cpp_flags",
-        (
-            (
-                "`-I DIR`, `-D NAME[=VALUE]`, `-U NAME`",
-                "the compiler's preprocessor flags (also joined: `-Iutilities`, `-DN=100`, `-UX`; each may repeat, "
-                "applied in command-line order), used where polyopt runs the preprocessor: the parameter values (see "
-                "[Parameter values](#parameter-values)) and `--blas=auto`'s search for `cblas.h`; so "
-                "`polyopt $(CPPFLAGS) $< -o $@` plans for the sizes the program is built with",
-            ),
-        ),
-        metavar="DIR",
-        multiple=True,
-        name="include_dirs",
-    ),
-    Flag(
-        ("-D",),
-        "Define a macro when polyopt runs the preprocessor, as gcc's -D (-DN=100 also; may repeat): "
-        "PolyBench's -DLARGE_DATASET sets the parameter values the cost models assume.",
-        "cpp_flags",
-        metavar="NAME[=VALUE]",
-        multiple=True,
-        name="defines",
-    ),
-    Flag(
-        ("-U",),
-        "Undefine a macro, as gcc's -U (-UNAME also; may repeat).",
-        "cpp_flags",
-        metavar="NAME",
-        multiple=True,
-        name="undefines",
-    ),
-    Flag(
-        ("--report",),
-        "Print what was found and decided for each region to standard error: --report as text, "
-        "--report=json as one JSON document.",
-        "",
-        (
-            (
-                "`--report`",
-                "print, per region, the statements and domains, the dependences and the loops that carry them, the "
-                "fusion groups, the schedule bands, tiled bands and sizes, the parallel loops and the vector loops "
-                "with their scores (to standard error), after one line `machine: ...` describing the machine and the "
-                "lines `library: ...` saying whether the probe ran, was read from the cache (its path) or was skipped "
-                "and why, with the choice per idiom kind",
-            ),
-            (
-                "`--report=json`",
-                "the same, as one JSON document on standard error (the warnings go into it instead of lines of their "
-                "own); see [The JSON report](#the-json-report)",
-            ),
-        ),
-        kind=click.Choice(REPORT_CHOICES),
-        settings={"is_flag": False, "flag_value": "text"},
-    ),
-    Flag(
-        ("--no-probe",),
-        "Do not measure the BLAS library against polyopt's microkernel and loops on this machine (a hermetic "
-        f"build; also {NO_PROBE_VARIABLE}=1): the machine's thresholds decide. By default, with --blas=auto, the "
-        "first region with a BLAS idiom runs the probe once per machine and library, cached in "
-        "$XDG_CACHE_HOME/polyopt (~/.cache/polyopt).",
-        "library",
-        (
-            (
-                "`--no-probe`",
-                "do not run the [probe](#the-probe) (hermetic builds; also `POLYOPT_NO_PROBE=1`): the thresholds above "
-                "decide every call",
-            ),
-        ),
-        kind=SWITCH,
-    ),
+    *MACHINE_FLAGS,
+    *INPUT_FLAGS,
 )
 _CLICK_ROW = "| `--version`, `--help` | |"  # click's own options
-
-
-def click_settings(flag: Flag) -> dict[str, Any]:
-    """The keyword arguments of ``click.option`` for ``flag``."""
-    settings: dict[str, Any] = {"help": flag.help, **flag.settings}
-    if flag.kind == SWITCH:
-        settings["is_flag"] = True
-    elif flag.kind is not None:
-        settings["type"] = flag.kind
-    if flag.metavar is not None:
-        settings["metavar"] = flag.metavar
-    if flag.default is not None:
-        settings["default"] = flag.default
-    if flag.multiple:
-        settings["multiple"] = True
-    return settings
 
 
 def flags_markdown() -> str:
