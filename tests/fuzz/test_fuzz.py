@@ -42,6 +42,7 @@ from polyopt.fuzz.differential import (
     tolerance,
 )
 from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
+from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.toolchain import compile_c, first_difference, run_program
 
@@ -418,6 +419,21 @@ def test_every_program_has_one_to_four_arrays_and_nests() -> None:
     assert {a.ctype for p in programs for a in p.arrays} == {"double", "float", "int"}
     assert {a.rank for p in programs for a in p.arrays} == {1, 2, 3}
     assert all(not a.readonly for p in programs for a in p.arrays if a.name in "ABCD")
+
+
+def test_floating_values_that_hold_whole_numbers_print_as_floating_tokens(tmp_path: Path) -> None:
+    # tests/regressions/case_510247.c: -8039767584603540 against ...539 is one unit of a double's last
+    # place, and must be compared within the tolerance, not exactly as integers are
+    source = tmp_path / "forms.c"
+    source.write_text(
+        "#include <stdio.h>\n"
+        f'int main(void) {{ printf("{DOUBLE_FORM} {FLOAT_FORM}\\n", -8039767584603540.0, 3.0f); return 0; }}\n'
+    )
+
+    printed = run_program(compile_c(source, tmp_path / "forms")).stdout.split()
+
+    assert printed == ["-8039767584603540.0", "3.00000000"]
+    assert first_difference("-8039767584603540.0", "-8039767584603539.0", rel_tol=1e-9) is None
 
 
 def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> None:

@@ -10,6 +10,10 @@ ITERATORS = ("i", "j", "k", "m")
 MODULUS = 1009  # every integer store of an array is reduced modulo it
 MIN_N = 5  # constant loop bounds stay below it
 DUMP_LIMIT = 5000  # arrays with more elements (only those of large sizes) are dumped as one weighted sum
+# printf forms of floating values: '#' keeps the decimal point, so that a double holding a whole number
+# (-8039767584603540.0) never prints as an integer token, which the oracle compares exactly
+DOUBLE_FORM = "%#.17g"
+FLOAT_FORM = "%#.9g"
 STATIC, HEAP, ROWS, PARAMETER = "static", "heap", "rows", "parameter"  # how an array is stored
 
 _DEAD = re.compile(r"#pragma polyopt dead\(([^)]*)\)")
@@ -141,8 +145,8 @@ class Program:
         dead = self.dead
         for array in self.arrays:
             lines += [] if array.name in dead else _dump_lines(array)
-        lines += ['  printf("begin dump: s\\n%.17g\\n", s);', '  printf("begin dump: t\\n%d\\n", t);']
-        lines += ['  printf("begin dump: f\\n%.9g\\n", f);']
+        lines += [f'  printf("begin dump: s\\n{DOUBLE_FORM}\\n", s);', '  printf("begin dump: t\\n%d\\n", t);']
+        lines += [f'  printf("begin dump: f\\n{FLOAT_FORM}\\n", f);']
         lines += ['  printf("begin dump: p\\n%ld\\n", (long)(p - PB));'] if self.pointer else []
         lines += ["}", "", "int main(void)", "{", "  init();", f"  kernel({arguments});", "  dump();"]
         lines += ["  return 0;", "}", ""]
@@ -193,12 +197,12 @@ def _dump_lines(array: Array) -> list[str]:
     pad = "  " * len(headers)
     if array.elements > DUMP_LIMIT:  # one sum, weighted so that a misplaced value shows
         weight = " + ".join(f"{v} * {w}" for v, w in zip("ijk"[: array.rank], (7, 3, 5), strict=False))
-        total, form = ("long", "%ld") if array.ctype == "int" else ("double", "%.17g")
+        total, form = ("long", "%ld") if array.ctype == "int" else ("double", DOUBLE_FORM)
         lines = [f'  printf("begin dump: {array.name} (weighted sum)\\n");', "  {", f"    {total} sum = 0;"]
         lines += [f"    {'  ' * d}{header}" for d, header in enumerate(headers)]
         lines += [f"    {pad}sum += {element} * (({weight}) % 5 + 1);", f'    printf("{form}\\n", sum);', "  }"]
         return lines
-    form = "%d " if array.ctype == "int" else "%.17g "
+    form = "%d " if array.ctype == "int" else f"{DOUBLE_FORM} "
     lines = [f'  printf("begin dump: {array.name}\\n");']
     lines += [
         f"  {'  ' * d}{header} {{" if d == len(headers) - 1 else f"  {'  ' * d}{header}"
