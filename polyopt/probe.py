@@ -6,7 +6,8 @@ The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes 
 three times (its loops: ``--blas=none --no-microkernel``; its microkernel: ``--blas=none``; the
 library: every idiom called), builds each with the benchmark's gcc flags and runs them in fresh
 processes, interleaved, each timing only its region: a matrix-matrix product (n×n×n) at
-``GEMM_SIZES`` and a matrix-vector product (n×n) at ``GEMV_SIZES``, the median of three runs, with
+``GEMM_SIZES``, a matrix-vector product (n×n) and two of them over one matrix (``y = A x``, ``z = Aᵀ w``)
+at ``GEMV_SIZES``, the median of three runs, with
 ``OMP_NUM_THREADS`` the machine's cores (a few seconds in all).  ``measured_choice``
 (``polyopt.analysis.library_choice``) turns the timings into a choice per idiom.
 
@@ -56,7 +57,7 @@ PROGRAM = """\
 #ifndef VMAX
 # define VMAX 64
 #endif
-static double A[GMAX][GMAX], B[GMAX][GMAX], C[GMAX][GMAX], V[VMAX][VMAX], x[VMAX], y[VMAX];
+static double A[GMAX][GMAX], B[GMAX][GMAX], C[GMAX][GMAX], V[VMAX][VMAX], x[VMAX], y[VMAX], w[VMAX], z[VMAX];
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
 
@@ -81,6 +82,19 @@ static void gemv(int n)
 #pragma endscop
 }
 
+static void shared(int n)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[i] += V[i][j] * x[j];
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      z[i] += V[j][i] * w[j];
+#pragma endscop
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 3 || argv[1][0] == 'i') {
@@ -91,6 +105,7 @@ int main(int argc, char **argv)
   int matrix = argv[1][0] == 'm', n = atoi(argv[2]);
   for (int i = 0; i < n; i++) {
     x[i] = (i % 7) / 7.0;
+    w[i] = (i % 5) / 5.0;
     for (int j = 0; j < n; j++) {
       if (matrix) {
         A[i][j] = ((i * j) % 11) / 11.0;
@@ -102,10 +117,12 @@ int main(int argc, char **argv)
   double start = omp_get_wtime();
   if (matrix)
     gemm(n);
+  else if (argv[1][0] == 's')
+    shared(n);
   else
     gemv(n);
   printf("%.9f\\n", omp_get_wtime() - start);
-  fprintf(stderr, "%g %g\\n", C[n / 2][n / 3], y[n / 2]);
+  fprintf(stderr, "%g %g %g\\n", C[n / 2][n / 3], y[n / 2], z[n / 3]);
   return 0;
 }
 """
@@ -149,12 +166,13 @@ def measure(
     threads: int | None = None,
 ) -> Measurements:
     """Median region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
-    (GEMV) at each size, in ``runs`` interleaved rounds with ``threads`` (default: the machine's cores)."""
+    (GEMV, and two GEMVs over one matrix) at each size, in ``runs`` interleaved rounds with ``threads``
+    (default: the machine's cores)."""
     threads = threads or machine.cores
     load = os.getloadavg()[0]
     defines = [f"GMAX={max(gemm_sizes)}", f"VMAX={max(gemv_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
-    plan += [("v", size, name) for size in gemv_sizes for name in ("loops", "call")]
+    plan += [(kind, size, name) for kind in "vs" for size in gemv_sizes for name in ("loops", "call")]
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
         binaries = _built(folder, machine, defines)
@@ -168,9 +186,12 @@ def measure(
         Timing(size, median["m", size, "loops"], median["m", size, "call"], median["m", size, "microkernel"])
         for size in gemm_sizes
     )
-    gemv = tuple(Timing(size, median["v", size, "loops"], median["v", size, "call"]) for size in gemv_sizes)
+    gemv, shared = (
+        tuple(Timing(size, median[kind, size, "loops"], median[kind, size, "call"]) for size in gemv_sizes)
+        for kind in "vs"
+    )
     corename, config = (library + ["", ""])[:2]
-    return Measurements(gemm, gemv, corename, config, load)
+    return Measurements(gemm, gemv, corename, config, load, shared)
 
 
 def _disabled(environ: Mapping[str, str]) -> bool:

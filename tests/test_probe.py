@@ -9,6 +9,7 @@ import dataclasses
 import fcntl
 import json
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ from click.testing import CliRunner
 
 from polyopt.analysis.library_choice import (
     AWAITING_PROBE,
+    SHARED,
     LibraryChoice,
     Measurements,
     Timing,
@@ -33,13 +35,15 @@ from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
 from polyopt.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
-# a library that loses to the microkernel at every GEMM size, and wins GEMV from n = 1024
+# a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, and loses to the
+# loops' one pass over a matrix that two GEMVs share at the largest size
 SLOW_GEMM = Measurements(
     gemm=(Timing(128, 1.0, 3.0, 0.8), Timing(400, 10.0, 9.0, 4.0), Timing(800, 80.0, 50.0, 30.0)),
     gemv=(Timing(512, 1.0, 2.0), Timing(1024, 4.0, 3.0), Timing(2048, 16.0, 9.0)),
     corename="Prescott",
     config="OpenBLAS 0.3.21",
     load=0.5,
+    shared=(Timing(512, 2.0, 3.0), Timing(1024, 8.0, 6.0), Timing(2048, 20.0, 21.0)),
 )
 KEY = ProbeKey("AMD EPYC", "f1a95", 2, "/usr/lib/libopenblas.so", 1000, 17, "")
 
@@ -71,7 +75,18 @@ def test_a_library_slower_than_the_microkernel_is_never_called_for_gemm() -> Non
     assert calls["Gemm"] is None
     assert calls["BatchedGemm"] == 400**3  # against the loops, which it beats from n = 400
     assert calls["Gemv"] == calls["Ger"] == 1024**2
+    assert calls[SHARED] is None  # the loops win at n = 2048
     assert calls["Syrk"] == calls["Symm"] == MACHINE.blas3_threshold  # not measured
+
+
+def test_a_shared_matrix_call_is_made_from_its_own_crossover() -> None:
+    faster = dataclasses.replace(SLOW_GEMM, shared=(Timing(512, 2.0, 3.0), Timing(1024, 8.0, 6.0)))
+
+    calls = _thresholds(measured_choice(faster, MACHINE, frozenset(), microkernel=True, origin="probe"))
+    given = _thresholds(measured_choice(SLOW_GEMM, MACHINE, frozenset({2}), microkernel=True, origin="probe"))
+
+    assert calls[SHARED] == 1024**2
+    assert given[SHARED] == given["Gemv"] == MACHINE.blas2_threshold
 
 
 def test_without_the_microkernel_a_gemm_is_called_from_its_crossover_against_the_loops() -> None:
@@ -114,6 +129,7 @@ def test_without_measurements_every_idiom_is_called_from_the_machine_threshold_o
         "Syr2k": level3,
         "Trmm": level3,
         "Symm": level3,
+        SHARED: level2,
     }
 
 
@@ -391,6 +407,36 @@ def test_the_first_region_with_an_idiom_runs_the_probe_for_itself_and_the_next()
     library = outcome.regions[1].report.library  # type: ignore[union-attr]
     assert any("microkernel" in line for line in library)
     assert not any("-lopenblas" in line for line in library)
+
+
+TWO_PRODUCTS = """\
+double A[300][300], B[300][300], x[300], y[300], z[300];
+void kernel(int n)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[i] += A[i][j] * x[j];
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      z[i] += %s[j][i] * x[j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize(("second", "called"), [("A", ()), ("B", ("cblas_dgemv",) * 2)])
+def test_gemvs_on_a_shared_matrix_follow_the_shared_measurement(second: str, called: tuple[str, ...]) -> None:
+    choice = measured_choice(SLOW_GEMM, MACHINE, frozenset(), microkernel=True, origin="probe")
+    options = Options(machine=MACHINE, blas="cblas", library=choice)
+
+    outcome = optimize_text(TWO_PRODUCTS % second, "k.c", options)
+
+    assert tuple(re.findall(r"cblas_dgemv", outcome.text)) == called
+    library = outcome.regions[0].report.library  # type: ignore[union-attr]
+    shared = [line for line in library if "never called on a matrix other statements access" in line]
+    assert len(shared) == (2 if not called else 0)
 
 
 def test_without_an_idiom_no_probe_runs() -> None:

@@ -1,17 +1,20 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
-Public: ``Timing``, ``Measurements``, ``Call``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
+Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
 ``KINDS``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
 The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
-product (GEMV) with the loops and the call, at a few sizes n.  From them:
+product (GEMV) with the loops and the call, and of two matrix-vector products over one matrix (``y = A x``
+and ``z = Aᵀ w``, which the loops fuse into one pass over the matrix and the calls read twice), at a few
+sizes n.  From them:
 
 - the microkernel computes GEMMs when it beats the loops at the largest measured size;
 - a GEMM is called from the crossover against what runs otherwise (the microkernel, or the
   loops without it), never when the call loses at the largest measured size;
 - a batched GEMM (the microkernel does not compute it) from the crossover against the loops;
-- GEMV and GER from the GEMV crossover against the loops;
+- GEMV and GER from the GEMV crossover against the loops, or, when another statement of the region
+  accesses their matrix (``shared``), from the crossover of the two products over one matrix;
 - SYRK, SYR2K, TRMM and SYMM, not measured, from the machine's level-3 threshold.
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
@@ -45,15 +48,17 @@ class Timing:
 
 @dataclass(frozen=True)
 class Measurements:
-    """What the probe measured: GEMM (n×n×n) and GEMV (n×n) timings, the library as it reports
-    itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown), and the
-    machine's load average over the last minute when the probe started (a busy machine skews them)."""
+    """What the probe measured: GEMM (n×n×n), GEMV (n×n) and shared-matrix (two n×n GEMVs over one
+    matrix) timings, the library as it reports itself (``openblas_get_corename()``,
+    ``openblas_get_config()``; empty when unknown), and the machine's load average over the last
+    minute when the probe started (a busy machine skews them)."""
 
     gemm: tuple[Timing, ...]
     gemv: tuple[Timing, ...]
     corename: str = ""
     config: str = ""
     load: float = 0.0
+    shared: tuple[Timing, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,10 @@ class Call:
     reason: str
 
 
+# the kind of the call of a GEMV or GER whose matrix another statement of its region accesses
+SHARED = "Gemv/Ger on a shared matrix"
+
+
 @dataclass(frozen=True)
 class LibraryChoice:
     """The calls of every idiom kind, whether the microkernel computes GEMMs where no call is made,
@@ -75,9 +84,11 @@ class LibraryChoice:
     microkernel: bool
     origin: str
 
-    def threshold(self, idiom: Idiom) -> int | None:
-        """The work from which ``idiom`` is called (None: never)."""
-        return next(call.threshold for call in self.calls if call.kind == type(idiom).__name__)
+    def threshold(self, idiom: Idiom, shared: bool = False) -> int | None:
+        """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
+        region accesses the matrix of this level-2 idiom."""
+        kind = SHARED if shared and idiom.LEVEL == 2 else type(idiom).__name__
+        return next(call.threshold for call in self.calls if call.kind == kind)
 
     def describe(self) -> tuple[str, ...]:
         """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
@@ -114,23 +125,28 @@ def microkernel_wins(timings: tuple[Timing, ...]) -> bool:
     return largest.microkernel is not None and largest.microkernel < largest.loops
 
 
-def _machine_call(kind: type[Idiom], machine: Machine) -> Call:
-    field = _FIELDS[kind.LEVEL]
-    return Call(kind.__name__, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
+def _machine_call(kind: str, level: int, machine: Machine) -> Call:
+    field = _FIELDS[level]
+    return Call(kind, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
+
+
+def _machine_calls(machine: Machine) -> tuple[Call, ...]:
+    """Every idiom kind, and level-2 idioms on a shared matrix, called from the machine's threshold of its level."""
+    return (*(_machine_call(kind.__name__, kind.LEVEL, machine) for kind in KINDS), _machine_call(SHARED, 2, machine))
 
 
 def default_choice(machine: Machine) -> LibraryChoice:
     """Every idiom called from the machine's threshold of its level; the microkernel where no call is made."""
-    return LibraryChoice(tuple(_machine_call(kind, machine) for kind in KINDS), True, f"machine ({machine.origin})")
+    return LibraryChoice(_machine_calls(machine), True, f"machine ({machine.origin})")
 
 
-def _measured_call(kind: type[Idiom], timings: tuple[Timing, ...], power: int, microkernel: bool, name: str) -> Call:
+def _measured_call(kind: str, timings: tuple[Timing, ...], power: int, microkernel: bool, name: str) -> Call:
     size = crossover(timings, microkernel)
     against = "the microkernel" if microkernel else "the loops"
     if size is None:
         largest = max(t.size for t in timings)
-        return Call(kind.__name__, None, f"{name} call slower than {against} up to n = {largest}")
-    return Call(kind.__name__, size**power, f"{name} call faster than {against} from n = {size}")
+        return Call(kind, None, f"{name} call slower than {against} up to n = {largest}")
+    return Call(kind, size**power, f"{name} call faster than {against} from n = {size}")
 
 
 def measured_choice(
@@ -140,13 +156,16 @@ def measured_choice(
     threshold a target file or a flag sets; ``microkernel``: whether the microkernel may run at all."""
     kernel = microkernel and microkernel_wins(measurements.gemm)
     measured = {
-        Gemm: _measured_call(Gemm, measurements.gemm, 3, kernel, "GEMM"),
-        BatchedGemm: _measured_call(BatchedGemm, measurements.gemm, 3, False, "GEMM"),
-        Gemv: _measured_call(Gemv, measurements.gemv, 2, False, "GEMV"),
-        Ger: _measured_call(Ger, measurements.gemv, 2, False, "GEMV"),
+        "Gemm": _measured_call("Gemm", measurements.gemm, 3, kernel, "GEMM"),
+        "BatchedGemm": _measured_call("BatchedGemm", measurements.gemm, 3, False, "GEMM"),
+        "Gemv": _measured_call("Gemv", measurements.gemv, 2, False, "GEMV"),
+        "Ger": _measured_call("Ger", measurements.gemv, 2, False, "GEMV"),
     }
+    if measurements.shared:
+        measured[SHARED] = _measured_call(SHARED, measurements.shared, 2, False, "shared-matrix GEMV")
+    levels = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2}
     calls = tuple(
-        measured[kind] if kind in measured and kind.LEVEL not in given else _machine_call(kind, machine)
-        for kind in KINDS
+        measured[call.kind] if call.kind in measured and levels[call.kind] not in given else call
+        for call in _machine_calls(machine)
     )
     return LibraryChoice(calls, kernel, origin)

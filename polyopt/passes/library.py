@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.idioms import Gemm, Idiom, find_idioms
+from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, find_idioms
 from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import find_reductions
@@ -32,11 +32,13 @@ RunSegment = Callable[[Scop, Options, frozenset[str]], Part]  # a segment throug
 @dataclass(frozen=True)
 class Library:
     """How the idiom segments run: CBLAS calls when ``blas``, from the work that ``choice`` says, else or
-    below it the ``microkernel`` for GEMM idioms (None: the loops)."""
+    below it the ``microkernel`` for GEMM idioms (None: the loops); ``shared``: the level-2 idioms whose
+    matrix another statement of the region accesses (the loops may fuse them and read it once)."""
 
     blas: bool
     choice: LibraryChoice
     microkernel: MicrokernelPlan | None
+    shared: frozenset[Idiom] = frozenset()
 
     @staticmethod
     def of(options: Options) -> Library | None:
@@ -60,7 +62,7 @@ class Library:
 
     def call_from(self, idiom: Idiom) -> int | None:
         """The work from which ``idiom`` is called (None: never)."""
-        return self.choice.threshold(idiom) if self.blas else None
+        return self.choice.threshold(idiom, idiom in self.shared) if self.blas else None
 
     def cut_from(self, idiom: Idiom) -> int | None:
         """The work from which ``idiom`` is cut out (None: never): always for the microkernel when the
@@ -100,14 +102,13 @@ class LibraryPass:
         idioms = tuple(idiom for idiom in library.cut(find_idioms(model)) if not _uses_members(scop, idiom))
         if not idioms:
             return None
+        library = replace(library, shared=_shared_matrix(scop, idioms))
         deps = compute_dependences(model)
         ctx = RegionContext.of(model, deps, options, find_reductions(model), parameters, dead, prefix)
         plan = plan_library(model, ctx.relaxed, idioms, values=ctx.parameters, threshold=library.cut_from)
         if plan is None:
             return None
-        left = tuple(
-            _left(idiom, _sizes(idiom, scop, prefix)[0], library.call_from(idiom), work) for idiom, work in plan.left
-        )
+        left = tuple(_left(idiom, _sizes(idiom, scop, prefix)[0], library, work) for idiom, work in plan.left)
         return LibraryCut(ctx, library, plan, left)
 
     def apply(self, cut: LibraryCut, run: RunSegment) -> Part:
@@ -142,12 +143,14 @@ class LibraryPass:
 LIBRARY = LibraryPass()
 
 
-def _left(idiom: Idiom, sizes: list[str], threshold: int | None, work: int | None) -> str:
-    """The report line of an idiom left to the loops: its work at the assumed values is below
-    ``threshold``, or it is never called."""
+def _left(idiom: Idiom, sizes: list[str], library: Library, work: int | None) -> str:
+    """The report line of an idiom left to the loops: its work at the assumed values is below its
+    threshold, or it is never called (on a matrix that other statements access)."""
+    threshold = library.call_from(idiom)
     if threshold is None:
         statements = ", ".join(idiom.statements)
-        return f"{statements}: cblas_?{idiom.ROUTINE} {idiom.formula()} never called; left to the loops"
+        shared = " on a matrix other statements access" if idiom in library.shared else ""
+        return f"{statements}: cblas_?{idiom.ROUTINE} {idiom.formula()} never called{shared}; left to the loops"
     return idiom.describe(sizes, threshold, work)
 
 
@@ -155,6 +158,21 @@ def _uses_members(scop: Scop, idiom: Idiom) -> bool:
     """Whether the statements of ``idiom`` access a structure member (a call would name the array)."""
     accesses = (a for name in idiom.statements for a in scop.statement(name).reads + scop.statement(name).writes)
     return any(access.array in scop.members for access in accesses)
+
+
+def _shared_matrix(scop: Scop, idioms: tuple[Idiom, ...]) -> frozenset[Idiom]:
+    """The level-2 idioms of ``idioms`` whose matrix a statement of ``scop`` outside the idiom accesses."""
+    return frozenset(
+        idiom
+        for idiom in idioms
+        if isinstance(idiom, Gemv | Ger)
+        and any(
+            access.array == idiom.a
+            for statement in scop.statements
+            if statement.name not in idiom.statements
+            for access in statement.reads + statement.writes
+        )
+    )
 
 
 def _sizes(idiom: Idiom, scop: Scop, prefix: str) -> tuple[list[str], frozenset[str]]:
