@@ -25,9 +25,10 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 CC = "gcc"
 CFLAGS = ["-O3", "-march=native", "-fopenmp"]  # the flags the benchmark and the probe build with
@@ -100,17 +101,28 @@ def compile_c(
 
 
 def run_program(
-    binary: Path | str, *, arguments: Sequence[str] = (), threads: int = 1, timeout: float = 60.0
+    binary: Path | str,
+    *,
+    arguments: Sequence[str] = (),
+    threads: int = 1,
+    timeout: float = 60.0,
+    environment: Mapping[str, str] = MappingProxyType({}),
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``binary arguments`` with ``OMP_NUM_THREADS=threads`` and return the finished process.
+    """Run ``binary arguments`` with ``OMP_NUM_THREADS=threads`` (and ``environment`` on top of this
+    process's) and return the finished process.
 
     Raises ``ToolchainError`` when it does not finish within ``timeout`` seconds or
     exits non-zero (the message holds its standard error and the end of its output).
     """
-    environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
     command = [str(binary), *arguments]
     try:
-        result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout)
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **environment, "OMP_NUM_THREADS": str(threads)},
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         raise ToolchainError(f"{_quote(command)} (OMP_NUM_THREADS={threads}) did not finish in {timeout:g} s") from None
     if result.returncode != 0:

@@ -12,6 +12,8 @@ import pytest
 
 from polyopt.bench import _variants, bench_kernel
 from polyopt.bench import main as bench_main
+from polyopt.bench_gemm import Row, table
+from polyopt.bench_gemm import main as bench_gemm_main
 from polyopt.bench_timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
@@ -131,3 +133,25 @@ def test_a_program_that_fails_a_timed_run_is_dropped_and_the_others_go_on() -> N
     assert times == {"a": [0.5, 0.5], "b": []} and outputs == {"a": "output"}
     assert failures == {"b": "killed by signal 11"}
     assert interleaved({"b": Path("crashes")}, run, runs=2, min_seconds=0.0)[2] == failures
+
+
+@needs_cblas
+def test_the_gemm_benchmark_prints_gflops_of_both_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_gemm_main(["--sizes", "30x40x50", "--threads", "1", "--runs", "1", "--coretype", "Haswell"]) == 0
+
+    lines = capsys.readouterr().out.splitlines()
+    assert "OPENBLAS_CORETYPE=Haswell" in lines[0]
+    assert len(lines) == 3 and lines[2].startswith("| 30 x 40 x 50 | 1 |")
+    microkernel, library, ratio = (float(cell) for cell in lines[2].strip("| ").split("|")[2:])
+    assert microkernel > 0 and library > 0 and ratio > 0
+
+
+def test_the_gemm_table_gives_the_microkernel_as_a_fraction_of_the_library() -> None:
+    row = Row((1000, 1100, 1200), 2, {"microkernel": 90.0, "library": 120.0})
+
+    assert table([row], "").splitlines()[2] == "| 1000 x 1100 x 1200 | 2 | 90.0 | 120.0 | 0.75 |"
+
+
+def test_the_gemm_benchmark_refuses_a_size_that_is_not_three_numbers() -> None:
+    with pytest.raises(SystemExit):
+        bench_gemm_main(["--sizes", "30x40"])
