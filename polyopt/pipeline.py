@@ -3,8 +3,8 @@
 Each pass (``polyopt.passes``) plans on the region's context, applies its plan and reports it; the
 driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.
 
-Public: ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``RegionOutcome``, ``FileOutcome``, ``optimize_text``,
-``optimize_scop``, ``part``, ``transform``.
+Public: ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``LOOP_PASSES``, ``RegionOutcome``, ``FileOutcome``,
+``optimize_text``, ``optimize_scop``, ``part``, ``transform``.
 """
 
 from __future__ import annotations
@@ -51,13 +51,14 @@ from polyopt.passes.inplace import IN_PLACE
 from polyopt.passes.library import LIBRARY
 from polyopt.passes.loops import loop_stage
 from polyopt.passes.reductions import REDUCTIONS, updates_in_order
-from polyopt.passes.splitting import SPLITTING
+from polyopt.passes.splitting import INNER_SPLITTING, SPLITTING
 from polyopt.passes.vector import VECTOR
 from polyopt.transform.privatization import private_locals, privatized
 from polyopt.verify import checked
 
 REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, EXPANSION, SPLITTING, REDUCTIONS)
-SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION, *loop_stage(sized=True), VECTOR)
+SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION,)
+LOOP_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (*loop_stage(sized=True), VECTOR)
 
 
 def optimize_text(
@@ -118,8 +119,16 @@ def part(region: Region, scop: Scop, options: Options, setting: Setting, dead: f
     for kind in REGION_PASSES:
         if (plan := kind.plan(ctx)) is not None:
             ctx, rewrites = kind.apply(ctx, plan), rewrites.then(kind, plan)
-    schedule, decisions = (ctx.model.schedule, rewrites) if options.identity else transform(ctx, rewrites)
-    ctx, schedule, decisions, failure = checked(ctx, schedule, (rewrites, decisions), start, transform)
+    rewritten = ctx
+    if not options.identity:
+        ctx, schedule, decisions = transform(rewritten, rewrites)
+    else:
+        schedule, decisions = ctx.model.schedule, rewrites
+
+    def retry(changed: Options, rejected: Decisions) -> tuple[RegionContext, isl.Schedule, Decisions]:
+        return transform(replace(rewritten, options=changed), rejected)
+
+    ctx, schedule, decisions, failure = checked(ctx, schedule, (rewrites, decisions), start, retry)
     warnings = (format_message(region.location, "warning", failure),) if failure else ()
     if (contractions := CONTRACTION.plan(ctx, schedule, decisions)) is not None:
         decisions = decisions.then(CONTRACTION, contractions)
@@ -138,8 +147,15 @@ def _scalars(decisions: Decisions) -> dict[str, str]:
     return {contraction.array: contraction.name for contraction in decisions.plan_of(CONTRACTION) or ()}
 
 
-def transform(ctx: RegionContext, earlier: Decisions = NO_DECISIONS) -> tuple[isl.Schedule, Decisions]:
+def transform(ctx: RegionContext, earlier: Decisions = NO_DECISIONS) -> tuple[RegionContext, isl.Schedule, Decisions]:
     """Decide each schedule pass's plan on the current schedule tree, then apply it; ``earlier``: the
     decisions the schedule passes follow.  The scheduler sees the reduced dependences; legality checks of
-    loops (parallel, vector) use all of them, both relaxed for the reductions."""
-    return run(ctx, ctx.model.schedule, SCHEDULE_PASSES, earlier)
+    loops (parallel, vector) use all of them, both relaxed for the reductions.  Between the scheduler's
+    passes and the loop passes, innermost loops are split (``INNER_SPLITTING``): the region's context
+    changes then, and is returned with the schedule."""
+    schedule, decisions = run(ctx, ctx.model.schedule, SCHEDULE_PASSES, earlier)
+    if (pieces := INNER_SPLITTING.plan(ctx)) is not None:
+        split_ctx = INNER_SPLITTING.apply(ctx, pieces)
+        ctx, schedule = split_ctx, INNER_SPLITTING.schedule(schedule, split_ctx, pieces)
+        decisions = decisions.then(INNER_SPLITTING, pieces)
+    return (ctx, *run(ctx, schedule, LOOP_PASSES, decisions))

@@ -17,6 +17,7 @@ from polyopt.diagnostics import IllegalTransform
 from polyopt.emit.ast_run import executes_domain_once
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel
+from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.schedule_tree import band_nodes, carries, parent_mark, schedule_respects
@@ -54,7 +55,9 @@ def verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:
         raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
 
 
-Retry = Callable[[RegionContext, Decisions], tuple[isl.Schedule, Decisions]]  # the schedule passes again
+# the schedule passes again with other options: the region's context (rewritten when innermost loops are
+# split), schedule and decisions
+Retry = Callable[[Options, Decisions], tuple[RegionContext, isl.Schedule, Decisions]]
 
 
 def checked(
@@ -74,7 +77,7 @@ def checked(
                 raise
             options = replace(ctx.options, tiling=replace(ctx.options.tiling, enabled=False))
             rejected = rewrites.noted(f"tiled schedule rejected ({skipping.message}): not tiled")
-            schedule, decisions = retry(replace(ctx, options=options), rejected)
+            ctx, schedule, decisions = retry(options, rejected)
             verify_schedule(ctx.model, schedule, ctx.relaxed, ctx.reductions)
             verify_loops(ctx.model, schedule)
     except IllegalTransform as illegal:

@@ -1,6 +1,6 @@
 """Index-set splitting: where a loop carries dependences only through one hyperplane.
 
-Public: ``Hyperplane``, ``Split``, ``plan_splits``.
+Public: ``Hyperplane``, ``Split``, ``plan_splits``, ``plan_inner_splits``.
 
 In Floyd-Warshall's ``for k, for i, for j`` the loop ``i`` carries dependences
 only through row ``k``: every dependence that ``i`` carries starts or ends at an
@@ -22,6 +22,17 @@ side of the hyperplane, gains nothing, and a split reduction is no longer a redu
 Only the outermost such level of a statement is split.  The split keeps
 every instance and the original order, so the split model's dependences are the same pairs;
 the pipeline re-proves the schedule against them.
+
+A second round (``plan_inner_splits``, after scheduling) splits the innermost loop the same way,
+for the vector loop rather than for parallelism: when the innermost loop of a statement carries no
+dependence between it and the other statements of that loop's body, and every dependence of its own
+that the loop carries starts or ends on a hyperplane ``x_in == f(outer iterators, parameters)``, the
+statement is split on it.  In Floyd-Warshall's ``i < k`` piece the loop ``j`` carries dependences only
+through ``j == k``, where ``path[i][k]``, read by every ``j``, is written: in the pieces ``j < k`` and
+``j > k`` that element is not written, so the loop has no carried dependence and runs as a vector loop.
+(The pieces of the first round share the loop ``j`` but never an iteration of the loops around it.)
+The same payoff condition applies.  The pieces take their statement's schedule
+(``polyopt.transform.splitting.pulled_back``), so they stay in its loops, one after the other.
 """
 
 from __future__ import annotations
@@ -124,6 +135,31 @@ def _hyperplane(model: PolyModel, name: str, own: isl.Map, levels: set[int]) -> 
     return None
 
 
+def _own(deps: Dependences, name: str, space: isl.Space) -> isl.Map:
+    """The dependences between instances of statement ``name`` (whose domain space is ``space``)."""
+    own = isl.Map.empty(space.map_from_set())
+    for dep in deps.items:
+        if dep.source == name and dep.sink == name:
+            own = own.union(dep.relation)
+    return own
+
+
+def _split(name: str, domain: isl.Set, hyperplane: Hyperplane, level: int, taken: set[str]) -> Split | None:
+    """The split of statement ``name`` (instances ``domain``) on ``hyperplane`` of the iterator at
+    ``level``, with fresh piece names (added to ``taken``); None when it does not pay."""
+    space = domain.get_space()
+    sides = [(side, part) for side, part in zip(SIDES, ("lt", "eq", "gt"), strict=True)]
+    present = [(side, part) for side, part in sides if not domain.intersect(_side(hyperplane, space, side)).is_empty()]
+    outer_pieces = [domain.intersect(_side(hyperplane, space, side)) for side in ("<", ">")]
+    if len(present) < 2 or not any(_spans(piece, level) for piece in outer_pieces):
+        return None
+    pieces = []
+    for side, part in present:
+        pieces.append((_fresh(f"{name}_{part}", taken), side))
+        taken.add(pieces[-1][0])
+    return Split(name, hyperplane, tuple(pieces))
+
+
 def plan_splits(model: PolyModel, deps: Dependences) -> tuple[Split, ...]:
     """The statements to split, by the precondition in the module docstring."""
     sole = _sole_statement_levels(model.scop.tree)
@@ -131,23 +167,69 @@ def plan_splits(model: PolyModel, deps: Dependences) -> tuple[Split, ...]:
     splits: list[Split] = []
     for statement in model.scop.statements:
         name = statement.name
-        space = model.domains[name].get_space()
-        own = isl.Map.empty(space.map_from_set())
-        for dep in deps.items:
-            if dep.source == name and dep.sink == name:
-                own = own.union(dep.relation)
+        own = _own(deps, name, model.domains[name].get_space())
         hyperplane = _hyperplane(model, name, own, sole[name]) if not own.is_empty() else None
         if hyperplane is None:
             continue
-        pieces: list[tuple[str, str]] = []
-        for side, part in zip(SIDES, ("lt", "eq", "gt"), strict=True):
-            if not model.domains[name].intersect(_side(hyperplane, space, side)).is_empty():
-                pieces.append((_fresh(f"{name}_{part}", taken), side))
-                taken.add(pieces[-1][0])
         level = statement.iterators.index(hyperplane.iterator)
-        outer_pieces = [model.domains[name].intersect(_side(hyperplane, space, side)) for side in ("<", ">")]
-        if len(pieces) > 1 and any(_spans(piece, level) for piece in outer_pieces):
-            splits.append(Split(name, hyperplane, tuple(pieces)))
+        found = _split(name, model.domains[name], hyperplane, level, taken)
+        if found is not None:
+            splits.append(found)
+    return tuple(splits)
+
+
+def _inner_hyperplane(model: PolyModel, name: str, carried: isl.Map) -> Hyperplane | None:
+    """A hyperplane of the innermost iterator of ``name`` on which every pair of ``carried`` starts or ends."""
+    iterators = model.scop.statement(name).iterators
+    outer = set(iterators[:-1]) | set(model.scop.parameters)
+    space = carried.get_space().domain()
+    for hyperplane in _candidates(carried, iterators[-1], outer):
+        on = _side(hyperplane, space, "==")
+        if carried.subtract_domain(on).subtract_range(on).is_empty():
+            return hyperplane
+    return None
+
+
+def _innermost_siblings(nodes: tuple[Node, ...]) -> dict[str, frozenset[str]]:
+    """Per statement directly in a loop's body, the statements directly in that body (itself included)."""
+    siblings: dict[str, frozenset[str]] = {}
+    for node in nodes:
+        if isinstance(node, Loop):
+            direct = frozenset(child.name for child in node.body if not isinstance(child, Loop))
+            siblings.update(dict.fromkeys(direct, direct))
+            siblings.update(_innermost_siblings(node.body))
+    return siblings
+
+
+def _carried_with_others(deps: Dependences, name: str, others: frozenset[str], level: int) -> bool:
+    """Whether a dependence between ``name`` and one of ``others`` (statements in the same loop body)
+    joins two instances that agree on the loops outside ``level`` and differ at it."""
+    for dep in deps.items:
+        if {dep.source, dep.sink} & others and name in (dep.source, dep.sink):
+            same = isl_util.equate_prefix(dep.relation, level)
+            if not same.subtract(isl_util.equate_prefix(same, level + 1)).is_empty():
+                return True
+    return False
+
+
+def plan_inner_splits(model: PolyModel, deps: Dependences) -> tuple[Split, ...]:
+    """The statements to split on their innermost loop for the vector loop (the second round in the
+    module docstring): that loop carries no dependence between the statement and the others in its
+    body, and all those of its own start or end on one hyperplane."""
+    siblings = _innermost_siblings(model.scop.tree)
+    taken = {statement.name for statement in model.scop.statements}
+    splits: list[Split] = []
+    for statement in model.scop.statements:
+        name, level = statement.name, len(statement.iterators) - 1
+        if name not in siblings or _carried_with_others(deps, name, siblings[name] - {name}, level):
+            continue
+        domain = model.domains[name]
+        own = _own(deps, name, domain.get_space())
+        carried = isl_util.equate_prefix(own, level).subtract(isl_util.equate_prefix(own, level + 1))
+        hyperplane = None if carried.is_empty() else _inner_hyperplane(model, name, carried)
+        found = None if hyperplane is None else _split(name, domain, hyperplane, level, taken)
+        if found is not None:
+            splits.append(found)
     return tuple(splits)
 
 

@@ -1,14 +1,21 @@
 """Index-set splitting (``polyopt.analysis.splitting``, ``polyopt.transform.splitting``).
 
-Public: ``SPLITTING``.
+Public: ``SPLITTING``, ``INNER_SPLITTING``.
+
+``SPLITTING`` splits statements for parallel loops before the region is scheduled;
+``INNER_SPLITTING`` splits innermost loops for vector loops after it is scheduled, the pieces in
+their statement's place in the schedule (``pulled_back``), and models the region again.
 """
 
 from __future__ import annotations
 
-from polyopt.analysis.splitting import Split, plan_splits
+import islpy as isl
+
+from polyopt.analysis.splitting import Split, plan_inner_splits, plan_splits
 from polyopt.passes.base import RegionContext
+from polyopt.passes.reductions import REDUCTIONS
 from polyopt.report import Section
-from polyopt.transform.splitting import split
+from polyopt.transform.splitting import pulled_back, split
 
 Splits = tuple[Split, ...]
 
@@ -28,4 +35,27 @@ class SplittingPass:
         return [Section("notes", tuple(piece.describe() for piece in plan))]
 
 
+class InnerSplittingPass:
+    name = "inner splitting"
+
+    def plan(self, ctx: RegionContext) -> Splits | None:
+        if ctx.options.identity:
+            return None
+        return plan_inner_splits(ctx.model, ctx.deps) or None
+
+    def apply(self, ctx: RegionContext, plan: Splits) -> RegionContext:
+        """The region with the pieces, modelled again, its reductions found again."""
+        rewritten = ctx.rewritten(split(ctx.model.scop, plan))
+        reductions = REDUCTIONS.plan(rewritten)
+        return rewritten if reductions is None else REDUCTIONS.apply(rewritten, reductions)
+
+    def schedule(self, schedule: isl.Schedule, split_ctx: RegionContext, plan: Splits) -> isl.Schedule:
+        """``schedule`` given to the pieces of ``split_ctx`` (this pass's ``apply``)."""
+        return pulled_back(schedule, plan, split_ctx.model.domains)
+
+    def report(self, plan: Splits) -> list[Section]:
+        return [Section("notes", tuple(f"{piece.describe()} (innermost loop)" for piece in plan))]
+
+
 SPLITTING = SplittingPass()
+INNER_SPLITTING = InnerSplittingPass()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import islpy as isl
 
 from polyopt.analysis.dependences import carried_by, compute_dependences
-from polyopt.analysis.splitting import plan_splits
+from polyopt.analysis.splitting import plan_inner_splits, plan_splits
 from polyopt.model import PolyModel, build_model
 from polyopt.transform.splitting import split
 
@@ -80,3 +80,50 @@ def test_a_split_whose_outer_pieces_hold_one_iteration_each_is_not_made(model_of
     model = model_of(body)
 
     assert plan_splits(model, compute_dependences(model)) == ()
+
+
+# -- the innermost loop, for the vector loop -------------------------------------------------------
+
+
+def test_floyd_warshalls_pieces_are_split_again_on_column_k(model_of: ModelOf) -> None:
+    model = model_of(FLOYD_WARSHALL)
+    first = plan_splits(model, compute_dependences(model))
+    pieces = build_model(split(model.scop, first), model.ctx)
+
+    inner = plan_inner_splits(pieces, compute_dependences(pieces))
+
+    assert [plan.statement for plan in inner] == ["S0_lt", "S0_eq", "S0_gt"]
+    assert {plan.hyperplane.describe() for plan in inner} == {"j == k"}
+    twice = build_model(split(pieces.scop, inner), model.ctx)
+    deps = compute_dependences(twice)
+    for plan in inner:
+        for name, side in plan.pieces:
+            own = [d.relation for d in deps.items if d.source == name and d.sink == name]
+            assert side == "==" or not any(carried_by(relation, 2) for relation in own)
+
+
+def test_a_parallel_loop_whose_inner_loop_reads_its_own_first_column_splits_the_inner_loop(model_of: ModelOf) -> None:
+    body = "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    A[i][j] = A[i][j] + A[i][0];\n"
+    model = model_of(body)
+
+    (plan,) = plan_inner_splits(model, compute_dependences(model))
+
+    assert plan.hyperplane.describe() == "j == 0"
+    assert [side for _, side in plan.pieces] == ["==", ">"]
+
+
+def test_an_inner_loop_that_carries_a_dependence_with_another_statement_is_not_split(model_of: ModelOf) -> None:
+    body = (
+        "for (i = 0; i < n; i++)\n  for (j = 1; j < n; j++) {\n    B[i][j] = A[i][j - 1];\n"
+        "    A[i][j] = A[i][j] + A[i][0];\n  }\n"
+    )
+    model = model_of(body)
+
+    assert plan_inner_splits(model, compute_dependences(model)) == ()
+
+
+def test_an_inner_reduction_is_not_split(model_of: ModelOf) -> None:
+    body = "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    B[i][0] = B[i][0] + A[i][j];\n"
+    model = model_of(body)
+
+    assert plan_inner_splits(model, compute_dependences(model)) == ()

@@ -9,6 +9,7 @@ import pytest
 
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
+from polyopt.transform.tiling import TilingOptions
 from tests.e2e.handwritten import check_program
 
 # Pivot rows at i == n - 1 - k, a decreasing i loop, a pivot on the domain's boundary (i from k: two
@@ -65,10 +66,24 @@ def test_every_nest_of_the_program_is_split() -> None:
     (region,) = optimize_text(PROGRAM, "pivots.c", Options()).regions
 
     assert region.report is not None
-    splits = [note.split(":")[0] for note in region.report.notes if " split on " in note]
+    splits = [note.split(":")[0] for note in region.report.notes if " split on " in note and "innermost" not in note]
     assert splits == [
         "S0 split on i == n - k - 1 into S0_lt (<), S0_eq (==), S0_gt (>)",
         "S1 split on i == k into S1_lt (<), S1_eq (==), S1_gt (>)",
         "S2 split on i == k into S2_eq (==), S2_gt (>)",
         "S3 split on i == k + 1 into S3_lt (<), S3_eq (==), S3_gt (>)",
     ]
+
+
+def test_the_innermost_loops_of_the_pieces_are_split_and_vectorized() -> None:
+    """``A[i][n - 1 - k]`` and ``D[i][k]`` are written by their own row's loop: split on that column,
+    each side of it runs as a vector loop in the same row loop (the pieces keep their statement's place)."""
+    (region,) = optimize_text(PROGRAM, "pivots.c", Options(tiling=TilingOptions(enabled=False))).regions
+
+    assert region.report is not None and region.code is not None
+    inner = [note.split(" into ")[0] for note in region.report.notes if "(innermost loop)" in note]
+    assert inner == [f"{piece} split on j == n - k - 1" for piece in ("S0_lt", "S0_eq", "S0_gt")] + [
+        f"{piece} split on j == k" for piece in ("S3_lt", "S3_eq", "S3_gt")
+    ]
+    first_row = region.code.code.split("#pragma omp parallel for")[1]
+    assert first_row.count("#pragma omp simd") == 2

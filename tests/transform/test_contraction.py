@@ -19,7 +19,7 @@ def _contracted(kernel_of: KernelOf, body: str, dead: frozenset[str], original: 
     model = kernel_of(body).model
     deps = compute_dependences(model)
     reductions = find_reductions(model)
-    schedule = model.schedule if original else transform(RegionContext.of(model, deps, Options(), reductions))[0]
+    schedule = model.schedule if original else transform(RegionContext.of(model, deps, Options(), reductions))[1]
     found = plan_contractions(model, deps, schedule, dead, reductions)
     return [contraction.array for contraction in found]
 

@@ -29,7 +29,8 @@ def _transform(
     kernel: Kernel, options: Options, parameters: dict[str, int] | None = None
 ) -> tuple[isl.Schedule, Decisions]:
     """The schedule passes of the pipeline on ``kernel``."""
-    return transform(RegionContext.of(kernel.model, kernel.deps, options, parameters=parameters))
+    _, schedule, decisions = transform(RegionContext.of(kernel.model, kernel.deps, options, parameters=parameters))
+    return schedule, decisions
 
 
 def _vector_loops(decisions: Decisions) -> tuple[VectorLoop, ...]:
