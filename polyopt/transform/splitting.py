@@ -70,7 +70,7 @@ def pulled_back(schedule: isl.Schedule, splits: tuple[Split, ...], domains: Mapp
             unchanged = unchanged.subtract(isl.UnionSet.from_set(statement))
     mapping = pieces.union(isl.UnionSet.identity(unchanged))
     pulled = schedule.pullback_union_pw_multi_aff(isl.UnionPwMultiAff.from_union_map(mapping))
-    sides = {piece: (split.hyperplane.iterator, side) for split in splits for piece, side in split.pieces}
+    sides = {piece: (split, side) for split in splits for piece, side in split.pieces}
     return pulled.map_schedule_node_bottom_up(lambda node: _by_side(node, sides, domains))
 
 
@@ -84,18 +84,19 @@ def _walks(band: isl.ScheduleNode, member: int, domain: isl.Set, iterator: str) 
 
 
 def _by_side(
-    node: isl.ScheduleNode, sides: Mapping[str, tuple[str, str]], domains: Mapping[str, isl.Set]
+    node: isl.ScheduleNode, sides: Mapping[str, tuple[Split, str]], domains: Mapping[str, isl.Set]
 ) -> isl.ScheduleNode:
-    """A band whose statements are all pieces and whose last member walks their split iterator, with
+    """A band whose statements are pieces of one split and whose last member walks its iterator, with
     that member run as a sequence: the pieces before the hyperplane, on it, after it (``SIDES`` order),
     so each side's loop carries none of the dependences through the hyperplane."""
     if node.get_type() != isl.schedule_node_type.band:
         return node
     names = {piece.get_tuple_name() for piece in isl_util.sets_of(node.get_domain())}
     member = node.band_n_member() - 1
-    if not names or not names <= sides.keys() or len({sides[name][0] for name in names}) != 1:
+    if not names or not names <= sides.keys() or len({id(sides[name][0]) for name in names}) != 1:
         return node
-    if not all(_walks(node, member, domains[name], sides[name][0]) for name in names):
+    iterator = sides[next(iter(names))][0].hyperplane.iterator
+    if not all(_walks(node, member, domains[name], iterator) for name in names):
         return node
     filters = isl.UnionSetList.alloc(node.get_ctx(), len(SIDES))
     for side in SIDES:
