@@ -2,9 +2,11 @@
 (``--blas=cblas``), the same region optimized both ways, timed interleaved.
 
 Usage: ``python -m polyopt.bench_gemm [--sizes 1000x1100x1200,2000x2000x2000] [--threads 1,2]
-[--runs 5] [--coretype SkylakeX]``.  ``--coretype`` sets ``OPENBLAS_CORETYPE`` for the library's runs
-only: OpenBLAS on a VM that hides its CPU model may pick slow kernels, and the yardstick is the library
-at its best.  Each run times ``C += alpha * A * B`` (M x K times K x N, doubles) in a fresh process.
+[--runs 5] [--coretype SkylakeX] [--target FILE]``.  ``--coretype`` sets ``OPENBLAS_CORETYPE`` for the
+library's runs only: OpenBLAS on a VM that hides its CPU model may pick slow kernels, and the yardstick
+is the library at its best.  ``--target`` plans the microkernel for that target file's machine (its
+``kc-limit`` and ``nc-limit``, caches and registers) instead of the detected one.
+Each run times ``C += alpha * A * B`` (M x K times K x N, doubles) in a fresh process.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from polyopt.bench_timing import interleaved
+from polyopt.machine import Machine, detect, load_target
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_program
@@ -52,8 +55,8 @@ int main(void)
   return 0;
 }
 """
-# the --blas of each variant: the call made whatever the size, or the microkernel
-VARIANTS = {"microkernel": Options(blas="none"), "library": Options(blas="cblas")}
+# the --blas of each variant: the microkernel, or the call made whatever the size
+VARIANTS = {"microkernel": "none", "library": "cblas"}
 
 
 @dataclass(frozen=True)
@@ -70,29 +73,27 @@ class Row:
         return self.gflops["microkernel"] / self.gflops["library"]
 
 
-def _built(folder: Path, sizes: tuple[int, int, int]) -> dict[str, Path]:
+def _built(folder: Path, sizes: tuple[int, int, int], machine: Machine) -> dict[str, Path]:
     m, n, k = sizes
     defines = [f"NI={m}", f"NJ={n}", f"NK={k}"]
     binaries = {}
-    for name, options in VARIANTS.items():
-        outcome = optimize_text(PROGRAM, f"{name}.c", _with_calls(options))
+    calls = replace(machine, blas3_threshold=0, blas2_threshold=0)  # the call made from any work
+    for name, blas in VARIANTS.items():
+        outcome = optimize_text(PROGRAM, f"{name}.c", Options(blas=blas, machine=calls))
         source = folder / f"{name}-{m}x{n}x{k}.c"
         source.write_text(outcome.text, encoding="utf-8")
         binaries[name] = compile_c(source, source.with_suffix(""), flags=CFLAGS, defines=defines)
     return binaries
 
 
-def _with_calls(options: Options) -> Options:
-    """``options`` with the call made from any work (the thresholds at zero)."""
-    machine = replace(options.machine, blas3_threshold=0, blas2_threshold=0)
-    return replace(options, machine=machine)
-
-
-def measure(sizes: tuple[int, int, int], threads: int, runs: int, library_environment: Mapping[str, str]) -> Row:
-    """The median GFLOP/s of the microkernel and of the library call at ``sizes`` with ``threads``."""
+def measure(
+    sizes: tuple[int, int, int], threads: int, runs: int, library_environment: Mapping[str, str], machine: Machine
+) -> Row:
+    """The median GFLOP/s of the microkernel (planned for ``machine``) and of the library call at ``sizes``
+    with ``threads``."""
     flops = 2.0 * sizes[0] * sizes[1] * sizes[2]
     with tempfile.TemporaryDirectory(prefix="polyopt-bench-gemm-") as name:
-        binaries = _built(Path(name), sizes)
+        binaries = _built(Path(name), sizes, machine)
 
         def run(binary: Path) -> tuple[float, str]:
             environment = library_environment if binary == binaries["library"] else {}
@@ -140,10 +141,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated (default 1,2)")
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--coretype", default="", help="OPENBLAS_CORETYPE for the library's runs only")
+    parser.add_argument("--target", type=Path, help="plan the microkernel for this target file's machine")
     arguments = parser.parse_args(argv)
+    machine = load_target(arguments.target) if arguments.target else detect()
     environment = {"OPENBLAS_CORETYPE": arguments.coretype} if arguments.coretype else {}
     threads = [int(count) for count in arguments.threads.split(",")]
-    rows = [measure(sizes, count, arguments.runs, environment) for sizes in arguments.sizes for count in threads]
+    rows = [
+        measure(sizes, count, arguments.runs, environment, machine) for sizes in arguments.sizes for count in threads
+    ]
     print(table(rows, arguments.coretype))
     return 0
 
