@@ -164,11 +164,13 @@ def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Map
         scop = extract_scop(body, region.location, declared_types(text, region), text, constants)
         check_parameter_macros(scop, text)
         variables = sorted({loop.variable for loop in scop.exits})
-        live = live_after(region, text, set(variables))
+        scalars = {a.array for st in scop.statements for a in st.writes if not a.subscripts} - set(scop.members)
+        live = live_after(region, text, set(variables) | scalars)
         return replace(
             scop,
             exits=tuple(loop for loop in scop.exits if loop.variable in live),
             unused_iterators=tuple(variable for variable in variables if variable not in live),
+            dead_scalars=frozenset(scalars - live),
         )
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))

@@ -37,7 +37,7 @@ from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import generate
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode
-from polyopt.emit.storage import with_locals
+from polyopt.emit.storage import with_locals, with_webs
 from polyopt.frontend.regions import Region
 from polyopt.frontend.scop import Scop
 from polyopt.model import build_model
@@ -45,7 +45,7 @@ from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, Part, RegionContext, RegionPass, SchedulePass, isl_context
 from polyopt.passes.base import run_schedule_passes as run
 from polyopt.passes.contraction import CONTRACTION, contracted
-from polyopt.passes.expansion import EXPANSION, expanded_code
+from polyopt.passes.expansion import EXPANSION, WEBS, expanded_code
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.inplace import IN_PLACE
 from polyopt.passes.library import LIBRARY
@@ -56,7 +56,7 @@ from polyopt.passes.vector import VECTOR
 from polyopt.transform.privatization import private_locals, privatized
 from polyopt.verify import checked
 
-REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, EXPANSION, SPLITTING, REDUCTIONS)
+REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, WEBS, EXPANSION, SPLITTING, REDUCTIONS)
 SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION,)
 LOOP_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (*loop_stage(sized=True), VECTOR)
 
@@ -138,6 +138,8 @@ def part(region: Region, scop: Scop, options: Options, setting: Setting, dead: f
         generated = CONTRACTION.apply(ctx, generated, contractions)
     if expansions := decisions.plan_of(EXPANSION):
         generated = expanded_code(expansions, generated, original, setting.prefix)
+    if webs := decisions.plan_of(WEBS):
+        generated = with_webs(webs, generated)
     report = region_report(region, ctx.model, ctx.deps, schedule, decisions, setting)
     report = replace(report, non_reductions=updates_in_order(ctx.model, options).lines)
     return Part(generated, report, warnings, summary(options, decisions), decisions)

@@ -1,6 +1,6 @@
 """Storage of expanded scalars and contracted arrays around a region's code.
 
-Public: ``with_expansions``, ``with_contractions``, ``with_locals``.
+Public: ``with_expansions``, ``with_contractions``, ``with_locals``, ``with_webs``.
 
 Each expanded scalar gets a heap array of the scalar's type, one element per
 iteration of its loops (sizes are parametric, so the stack is no place for
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from polyopt.analysis.contraction import Contraction
 from polyopt.analysis.expansion import Expansion
+from polyopt.analysis.webs import Web
 from polyopt.emit.cast import CBlock, CDecl, CIf, CNode, CStmt
 from polyopt.emit.cexpr import call, infix
 from polyopt.emit.isl_ast import Generated, print_parametric
@@ -78,3 +79,9 @@ def with_locals(code: tuple[CNode, ...], scop: Scop, contracted: frozenset[str])
     if not names or not code:
         return code
     return (CBlock((*(CDecl(f"{local.ctype} {local.name};") for local in names), *code)),)
+
+
+def with_webs(webs: tuple[Web, ...], generated: Generated) -> Generated:
+    """``generated`` in a block that declares the scalar of each renamed web, of its scalar's type."""
+    declarations = tuple(CDecl(f"__typeof__({web.scalar}) {web.name};") for web in webs)
+    return Generated((CBlock((*declarations, *generated.code)),), generated.helpers)

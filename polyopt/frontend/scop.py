@@ -201,7 +201,8 @@ class Scop:
     ``locals`` the scalars it declares, modelled as scalars of the whole region
     (``polyopt.transform.privatization`` gives them one element per iteration of their loops);
     ``members`` the model name of each structure member it accesses -> the member's spelling
-    (``p->f``, ``a[].f``).
+    (``p->f``, ``a[].f``); ``dead_scalars`` the scalars it assigns that nothing reads after it
+    (``polyopt.frontend.liveness``).
     """
 
     statements: tuple[Statement, ...]
@@ -214,6 +215,7 @@ class Scop:
     unused_iterators: tuple[str, ...] = ()
     locals: tuple[Local, ...] = ()
     members: Mapping[str, str] = field(default_factory=dict)
+    dead_scalars: frozenset[str] = frozenset()
 
     def restricted(self, names: frozenset[str]) -> Scop:
         """The region with only the statements ``names`` (loops left empty disappear)."""
