@@ -44,6 +44,8 @@ from polyopt.fuzz.differential import (
 from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
 from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
+from polyopt.options import Options
+from polyopt.pipeline import optimize_text
 from polyopt.toolchain import compile_c, first_difference, run_program
 
 SEEDS = range(200)
@@ -365,6 +367,7 @@ def _regions(count: int) -> list[str]:
         ("an accumulator declared in a loop body", r"\{\n\s+(double|int) v0 = 0;\n\s+for \("),
         ("a subscript modulo a named constant", r"\[\w % K\d+\]"),
         ("a subscript divided by a named constant", r"\[\w / K\d+\]"),
+        ("a pivot update", r"for \(k = .*\n.*for \(i = .*\n.*for \(j = .*\n\s+(\w)\[i\]\[j\] = .*\1\[i\]\[k"),
     ],
 )
 def test_the_generator_covers(feature: str, pattern: str) -> None:
@@ -445,3 +448,54 @@ def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> N
         source.write_text(program.render())
         binary = compile_c(source, tmp_path / source.stem, flags=flags)
         run_program(binary, timeout=2.0)  # each takes milliseconds; the limit allows for a busy machine
+
+
+def _pivot_regions(seeds: range) -> list[str]:
+    return [generate(seed, "pivots").render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
+
+
+@pytest.mark.parametrize(
+    ("feature", "pattern"),
+    [
+        ("a pivot row", r"\w\[i\]\[k\]"),
+        ("a pivot column", r"\w\[k\]\[j\]"),
+        ("an offset pivot", r"\w\[i\]\[k [+-] 1\]|\w\[k [+-] 1\]\[j\]"),
+        ("a constant pivot column", r"\w\[i\]\[0\]|\w\[i\]\[n - 1\]"),
+        ("a reversed pivot", r"\w\[i\]\[-k \+ n - 1\]"),
+        (
+            "a diagonal pivot of a nest of two loops",
+            r"^  for \(i = .*\n\s+for \(j = .*\n\s+\w\[i\]\[j\] = .*\[i\]\[i( [+-] 1)?\]",
+        ),
+        ("a min select", r"(\w\[i\]\[j\]) = \(?\1 < .* \? \1 : "),
+        ("a max select", r"(\w\[i\]\[j\]) = \(?\1 > .* \? \1 : "),
+        ("an integer update", r"\w\[i\]\[j\] = \(.*\) % 1009;"),
+        ("a scaled update", r"\w\[i\]\[j\] = 0\.5 \* "),
+        ("a triangular bound from the pivot", r"for \([ij] = k( \+ 1)?; "),
+        ("a decreasing pivot loop", r"for \(k = n - \d; k >= \d; k--\)"),
+        ("a second statement in the innermost body", r"for \(j = .*\{\n\s+\S.*;\n\s+\S.*;\n\s+\}"),
+        ("a guard", r"for \(j = .*\{\n\s+if \("),
+    ],
+)
+def test_the_pivot_family_covers(feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _pivot_regions(range(100))), feature
+
+
+def test_the_pivot_family_is_deterministic_and_only_has_pivot_nests() -> None:
+    regions = _pivot_regions(range(30))
+
+    assert regions == _pivot_regions(range(30))
+    assert generate(3, "pivots").render() != generate(4, "pivots").render()
+    assert all(re.match(r"\s*for \((k|i) = ", region) for region in regions)
+    assert all(re.search(r"(\w)\[i\]\[j\] = .*\1\[", region) for region in regions)
+
+
+def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
+    notes: list[str] = []
+    for seed in range(6):
+        outcome = optimize_text(generate(seed, "pivots").render(), f"pivots_{seed}.c", Options(blas="none"))
+        assert not outcome.warnings, seed
+        notes += [note for region in outcome.regions if region.report for note in region.report.notes]
+    splits = [note for note in notes if " split on " in note]
+
+    assert any(note.endswith("(innermost loop)") for note in splits)
+    assert any(not note.endswith("(innermost loop)") for note in splits)
