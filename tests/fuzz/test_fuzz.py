@@ -19,10 +19,11 @@ import math
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -306,6 +307,24 @@ def test_a_campaign_survives_a_hung_and_a_crashed_worker() -> None:
     outcomes = {r.seed: (r.verdicts[0].outcome, r.verdicts[0].kind) for r in results}
     assert outcomes[1] == (FAILED, "hung") and outcomes[2] == (FAILED, "crashed")
     assert all(outcomes[seed] == (OPTIMIZED, "") for seed in (0, 3, 4))
+
+
+def test_a_campaign_of_one_family_checks_that_family_s_programs(monkeypatch: pytest.MonkeyPatch) -> None:
+    works: list[Callable[..., SeedResult]] = []
+    texts: list[str] = []
+
+    def no_run(seeds: list[int], sets_of: object, **keywords: Any) -> list[SeedResult]:
+        works.append(keywords["work"])
+        return []
+
+    monkeypatch.setattr(campaign, "run_campaign", no_run)
+    monkeypatch.setattr(campaign, "check_program", lambda text, *positional, **keywords: texts.append(text) or [])
+
+    assert campaign.main(["--count", "1", "--family", "pivots"]) == 0
+    (work,) = works
+    work(3, [()], (), 5.0)
+
+    assert texts == [generate(3, "pivots").render()] and "family pivots" in texts[0]
 
 
 def _walk(nodes: tuple[object, ...]) -> Iterator[object]:
