@@ -2,9 +2,9 @@
 
 Public: ``REGRESSIONS``, ``SeedResult``, ``check_seed``, ``start_pool``, ``run_campaign``, ``shrink``, ``main``.
 
-Each seed's program (``polyopt.fuzz.generator``) is checked under every option set of
-``polyopt.fuzz.differential.OPTION_SETS`` (``--rotate``: one set per seed, in turn) by a
-pool of ``--jobs`` worker processes, each of which imports polyopt once and optimizes
+Each seed's program (``polyopt.fuzz.generator``; ``--family``: of that family's nests only) is
+checked under every option set of ``polyopt.fuzz.differential.OPTION_SETS`` (``--rotate``: one set
+per seed, in turn) by a pool of ``--jobs`` worker processes, each of which imports polyopt once and optimizes
 in-process with ``--timeout`` seconds per region (``polyopt --timeout``; a region that
 takes longer falls back to a simpler schedule and counts as a fallback).  A worker that
 hangs (no result long after that) is killed and its seed reported; a seed whose worker
@@ -21,6 +21,7 @@ with one build of the optimized program and a run per OpenMP thread count.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import tempfile
 import time
@@ -40,7 +41,7 @@ from polyopt.fuzz.differential import (
     check_program,
     guard,
 )
-from polyopt.fuzz.generator import Program, generate, smaller_variants
+from polyopt.fuzz.generator import FAMILIES, Program, generate, smaller_variants
 
 REGRESSIONS = Path(__file__).resolve().parents[2] / "tests" / "regressions"
 SHRINK_CHECKS = 400  # at most this many candidate programs are checked per shrink
@@ -58,11 +59,13 @@ def check_seed(
     option_sets: Sequence[tuple[str, ...]],
     cli: Sequence[tuple[str, ...]] = (),
     timeout: float = REGION_TIMEOUT,
+    family: str | None = None,
 ) -> SeedResult:
-    """Generate seed ``seed``'s program and check it under ``option_sets`` (``cli`` ones via the command line)."""
+    """Generate seed ``seed``'s program (of ``family``'s nests only, if given) and check it under
+    ``option_sets`` (``cli`` ones via the command line)."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"polyopt-fuzz-{seed}-") as folder:
-        text = generate(seed).render()
+        text = generate(seed, family).render()
         verdicts = check_program(text, f"fuzz_{seed}", option_sets, folder=Path(folder), cli=cli, timeout=timeout)
     return SeedResult(seed, tuple(verdicts), time.perf_counter() - started)
 
@@ -191,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="folder for shrunk failures")
     parser.add_argument("--save-regressions", action="store_true", help=f"write shrunk failures to {REGRESSIONS}")
     parser.add_argument("--no-shrink", action="store_true", help="save failing programs as generated")
+    parser.add_argument("--family", choices=FAMILIES, help="generate only this family's nests")
     options = parser.parse_args(argv)
     if options.save_regressions and not REGRESSIONS.is_dir():
         parser.error(f"--save-regressions needs a source checkout ({REGRESSIONS} does not exist)")
@@ -212,7 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"... {finished} of {len(seeds)} programs, {time.perf_counter() - started:.0f} s", flush=True)
 
     started = time.perf_counter()
-    results = run_campaign(seeds, sets_of, jobs=options.jobs, timeout=options.timeout, progress=progress)
+    work = functools.partial(check_seed, family=options.family)
+    results = run_campaign(seeds, sets_of, jobs=options.jobs, timeout=options.timeout, progress=progress, work=work)
     seconds = time.perf_counter() - started
     verdicts = [verdict for result in results for verdict in result.verdicts]
     failures = [(result.seed, v) for result in results for v in result.verdicts if v.outcome == FAILED]
@@ -232,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if seed in saved:
             continue
         saved.add(seed)
-        program = generate(seed)
+        program = generate(seed, options.family)
         if not options.no_shrink and verdict.kind not in ("hung", "crashed"):
             program = shrink(program, verdict, timeout=options.timeout)
         out.mkdir(parents=True, exist_ok=True)

@@ -19,10 +19,11 @@ import math
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,8 @@ from polyopt.fuzz.differential import (
 from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
 from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
+from polyopt.options import Options
+from polyopt.pipeline import optimize_text
 from polyopt.toolchain import compile_c, first_difference, run_program
 
 SEEDS = range(200)
@@ -306,6 +309,24 @@ def test_a_campaign_survives_a_hung_and_a_crashed_worker() -> None:
     assert all(outcomes[seed] == (OPTIMIZED, "") for seed in (0, 3, 4))
 
 
+def test_a_campaign_of_one_family_checks_that_family_s_programs(monkeypatch: pytest.MonkeyPatch) -> None:
+    works: list[Callable[..., SeedResult]] = []
+    texts: list[str] = []
+
+    def no_run(seeds: list[int], sets_of: object, **keywords: Any) -> list[SeedResult]:
+        works.append(keywords["work"])
+        return []
+
+    monkeypatch.setattr(campaign, "run_campaign", no_run)
+    monkeypatch.setattr(campaign, "check_program", lambda text, *positional, **keywords: texts.append(text) or [])
+
+    assert campaign.main(["--count", "1", "--family", "pivots"]) == 0
+    (work,) = works
+    work(3, [()], (), 5.0)
+
+    assert texts == [generate(3, "pivots").render()] and "family pivots" in texts[0]
+
+
 def _walk(nodes: tuple[object, ...]) -> Iterator[object]:
     for node in nodes:
         yield node
@@ -365,6 +386,7 @@ def _regions(count: int) -> list[str]:
         ("an accumulator declared in a loop body", r"\{\n\s+(double|int) v0 = 0;\n\s+for \("),
         ("a subscript modulo a named constant", r"\[\w % K\d+\]"),
         ("a subscript divided by a named constant", r"\[\w / K\d+\]"),
+        ("a pivot update", r"for \(k = .*\n.*for \(i = .*\n.*for \(j = .*\n\s+(\w)\[i\]\[j\] = .*\1\[i\]\[k"),
     ],
 )
 def test_the_generator_covers(feature: str, pattern: str) -> None:
@@ -445,3 +467,54 @@ def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> N
         source.write_text(program.render())
         binary = compile_c(source, tmp_path / source.stem, flags=flags)
         run_program(binary, timeout=2.0)  # each takes milliseconds; the limit allows for a busy machine
+
+
+def _pivot_regions(seeds: range) -> list[str]:
+    return [generate(seed, "pivots").render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
+
+
+@pytest.mark.parametrize(
+    ("feature", "pattern"),
+    [
+        ("a pivot row", r"\w\[i\]\[k\]"),
+        ("a pivot column", r"\w\[k\]\[j\]"),
+        ("an offset pivot", r"\w\[i\]\[k [+-] 1\]|\w\[k [+-] 1\]\[j\]"),
+        ("a constant pivot column", r"\w\[i\]\[0\]|\w\[i\]\[n - 1\]"),
+        ("a reversed pivot", r"\w\[i\]\[-k \+ n - 1\]"),
+        (
+            "a diagonal pivot of a nest of two loops",
+            r"^  for \(i = .*\n\s+for \(j = .*\n\s+\w\[i\]\[j\] = .*\[i\]\[i( [+-] 1)?\]",
+        ),
+        ("a min select", r"(\w\[i\]\[j\]) = \(?\1 < .* \? \1 : "),
+        ("a max select", r"(\w\[i\]\[j\]) = \(?\1 > .* \? \1 : "),
+        ("an integer update", r"\w\[i\]\[j\] = \(.*\) % 1009;"),
+        ("a scaled update", r"\w\[i\]\[j\] = 0\.5 \* "),
+        ("a triangular bound from the pivot", r"for \([ij] = k( \+ 1)?; "),
+        ("a decreasing pivot loop", r"for \(k = n - \d; k >= \d; k--\)"),
+        ("a second statement in the innermost body", r"for \(j = .*\{\n\s+\S.*;\n\s+\S.*;\n\s+\}"),
+        ("a guard", r"for \(j = .*\{\n\s+if \("),
+    ],
+)
+def test_the_pivot_family_covers(feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _pivot_regions(range(100))), feature
+
+
+def test_the_pivot_family_is_deterministic_and_only_has_pivot_nests() -> None:
+    regions = _pivot_regions(range(30))
+
+    assert regions == _pivot_regions(range(30))
+    assert generate(3, "pivots").render() != generate(4, "pivots").render()
+    assert all(re.match(r"\s*for \((k|i) = ", region) for region in regions)
+    assert all(re.search(r"(\w)\[i\]\[j\] = .*\1\[", region) for region in regions)
+
+
+def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
+    notes: list[str] = []
+    for seed in range(6):
+        outcome = optimize_text(generate(seed, "pivots").render(), f"pivots_{seed}.c", Options(blas="none"))
+        assert not outcome.warnings, seed
+        notes += [note for region in outcome.regions if region.report for note in region.report.notes]
+    splits = [note for note in notes if " split on " in note]
+
+    assert any(note.endswith("(innermost loop)") for note in splits)
+    assert any(not note.endswith("(innermost loop)") for note in splits)

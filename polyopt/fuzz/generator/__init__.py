@@ -1,7 +1,7 @@
 """A seeded generator of random affine C programs for differential fuzzing.
 
 Public: ``ITERATORS``, ``MODULUS``, ``DUMP_LIMIT``, ``STATIC``, ``HEAP``, ``ROWS``, ``PARAMETER``, ``Stmt``,
-``Loop``, ``If``, ``Node``, ``Size``, ``Array``, ``Program``, ``generate``, ``smaller_variants``.
+``Loop``, ``If``, ``Node``, ``Size``, ``Array``, ``Program``, ``FAMILIES``, ``generate``, ``smaller_variants``.
 
 ``generate(seed)`` returns a ``Program``; ``Program.render()`` is a complete C file: a
 ``#define N`` between 5 and 13 used inside the region as ``n``, one to four arrays ``A`` to
@@ -36,7 +36,14 @@ families, each at the edge of a rewrite's precondition:
 - loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below;
 - temporaries declared in a loop body (``double v0 = A[i] * 2; B[i] = v0 + ...;``) or an
   accumulator declared in an outer loop's body, stored at subscripts modulo or divided by a named
-  constant (``#define K0 3``: ``B[i % K0]``, ``B[j / K0]``).
+  constant (``#define K0 3``: ``B[i % K0]``, ``B[j / K0]``);
+- pivot updates (``for k, for i, for j: A[i][j] = A[i][j] < A[i][k] + A[k][j] ? A[i][j] : ...``, or
+  ``for i, for j``) reading elements the nest writes on a hyperplane (``A[i][k + 1]``, ``A[k][j]``,
+  ``A[i][0]``, ``A[i][n - 1 - k]``, ``A[i][i]``), for the index-set splits, sometimes with triangular
+  bounds (from ``k`` or ``k + 1``), a second statement in the innermost body or a guard.
+
+``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
+updates), for a campaign that targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -78,6 +85,7 @@ from polyopt.fuzz.generator.in_place import in_place
 from polyopt.fuzz.generator.library import library, section
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
 from polyopt.fuzz.generator.mixed import mixed, pointer_nest
+from polyopt.fuzz.generator.pivots import pivot_updates
 from polyopt.fuzz.generator.program import (
     DUMP_LIMIT,
     HEAP,
@@ -112,17 +120,21 @@ __all__ = [
     "Program",
     "Size",
     "Stmt",
+    "FAMILIES",
     "generate",
     "smaller_variants",
 ]
 
 
-def top_level_nest(builder: Builder) -> list[Node]:
-    """One top-level nest (a family may add a few more top-level nodes around it)."""
+FAMILIES = ("pivots",)  # the kinds of nest that ``generate`` can be restricted to
+
+
+def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
+    """One top-level nest, of kind ``family`` if given (a family may add a few more top-level nodes around it)."""
     rng = builder.rng
     kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
-    kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared")
-    kind = rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5))[0]
+    kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots")
+    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6))[0]
     if kind == "accumulator":
         return [accumulator(builder)]
     if kind == "reduction":
@@ -147,10 +159,13 @@ def top_level_nest(builder: Builder) -> list[Node]:
         return data_dependent(builder)
     if kind == "declared":
         return [declared(builder)]
+    if kind == "pivots":
+        return pivot_updates(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
-def generate(seed: int) -> Program:
+def generate(seed: int, family: str | None = None) -> Program:
+    """Seed ``seed``'s program; with ``family`` (one of ``FAMILIES``), every top-level nest is of that kind."""
     rng = random.Random(seed)
     n = rng.randint(MIN_N, 13)
     builder = Builder(rng, n, rng.randint(0, 4))
@@ -161,9 +176,9 @@ def generate(seed: int) -> Program:
     for _ in range(rng.choices((0, 1, 2), weights=(50, 35, 15))[0]):
         builder.bounded_source(("double", "float", "int"))
     count = rng.choices((1, 2, 3, 4), weights=(30, 35, 25, 10))[0]
-    nests = [node for _ in range(count) for node in top_level_nest(builder)]
+    nests = [node for _ in range(count) for node in top_level_nest(builder, family)]
     parametric, show_iterators = rng.random() < 0.2, rng.random() < 0.15
     pointer = 2 * builder.pointer_reach + 1 if builder.pointer_reach else 0
     arrays = tuple(builder.arrays + builder.extra)
     sizes, constants = tuple(builder.sizes), tuple(builder.constants)
-    return Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants)
+    return Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)

@@ -88,6 +88,7 @@ class Program:
     show_iterators: bool = False  # the iterators get a value before the region and are printed after it
     pointer: int = 0  # elements of the buffer in which the pointer p moves (0: no pointer)
     constants: tuple[Size, ...] = ()  # named constants (``#define K0 3``), never parameters
+    family: str | None = None  # the kind of every top-level nest, when the generator was restricted to one
 
     @property
     def dead(self) -> frozenset[str]:
@@ -115,7 +116,8 @@ class Program:
 
     def render(self) -> str:
         heap = any(array.storage in (HEAP, ROWS) for array in self.arrays)
-        lines = [f"/* polyopt fuzz program, seed {self.seed} */", "#include <stdio.h>"]
+        origin = f"seed {self.seed}" + (f", family {self.family}" if self.family else "")
+        lines = [f"/* polyopt fuzz program, {origin} */", "#include <stdio.h>"]
         lines += ["#include <stdlib.h>"] if heap else []
         lines += ["", f"#define N {self.n}", *(f"#define {size.macro} {size.value}" for size in self.sizes)]
         lines += [f"#define {constant.macro} {constant.value}" for constant in self.constants]
