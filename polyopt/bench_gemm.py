@@ -6,7 +6,9 @@ Usage: ``python -m polyopt.bench_gemm [--sizes 1000x1100x1200,2000x2000x2000] [-
 library's runs only: OpenBLAS on a VM that hides its CPU model may pick slow kernels, and the yardstick
 is the library at its best.  ``--target`` plans the microkernel for that target file's machine (its
 ``kc-limit`` and ``nc-limit``, caches and registers) instead of the detected one.
-Each run times ``C += alpha * A * B`` (M x K times K x N, doubles) in a fresh process.
+Each run times ``C += alpha * A * B`` (M x K times K x N, doubles) in a fresh process, the second time
+it runs there: the first starts the threads of either (libgomp's team, OpenBLAS's pool), which on a VM
+can take milliseconds, as a program that computes more than one product pays once.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ int main(void)
   for (int k = 0; k < NK; k++)
     for (int j = 0; j < NJ; j++)
       B[k][j] = ((k + j) % 13) / 13.0;
+  gemm();
   double start = omp_get_wtime();
   gemm();
   printf("%.9f\\n", omp_get_wtime() - start);
