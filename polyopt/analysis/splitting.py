@@ -148,7 +148,7 @@ def _split(name: str, domain: isl.Set, hyperplane: Hyperplane, level: int, taken
     """The split of statement ``name`` (instances ``domain``) on ``hyperplane`` of the iterator at
     ``level``, with fresh piece names (added to ``taken``); None when it does not pay."""
     space = domain.get_space()
-    sides = [(side, part) for side, part in zip(SIDES, ("lt", "eq", "gt"), strict=True)]
+    sides = zip(SIDES, ("lt", "eq", "gt"), strict=True)
     present = [(side, part) for side, part in sides if not domain.intersect(_side(hyperplane, space, side)).is_empty()]
     outer_pieces = [domain.intersect(_side(hyperplane, space, side)) for side in ("<", ">")]
     if len(present) < 2 or not any(_spans(piece, level) for piece in outer_pieces):
