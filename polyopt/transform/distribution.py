@@ -11,7 +11,9 @@ each group of statements its own loop at that level (Allen-Kennedy
 distribution: the strongly connected components of the dependences at one
 outer point, in a topological order) is legal by construction.  It is chosen
 for a candidate innermost member when a group with a reduction statement then
-gets a vector loop and the Alg. 5 scores of the groups' loops add up to more
+gets a vector loop, or when the band's loop is not a vector loop and every group's
+loop is one (the point band of a skewed stencil tile, jacobi-2d: both sweeps share one guarded
+row whose dependences keep it scalar), and the Alg. 5 scores of the groups' loops add up to more
 than the band's best undistributed score, and when no group writes an array that
 the region declares dead (``--assume-dead``) and another group reads: such a
 temporary is contracted to a scalar when its producer and consumer share the
@@ -117,14 +119,20 @@ def _distributed(band: isl.ScheduleNode, member: int, groups: Groups, model: Pol
 
 
 def _score(
-    model: PolyModel, sequence: isl.ScheduleNode, dependences: isl.UnionMap, reductions: tuple[Reduction, ...]
+    model: PolyModel,
+    sequence: isl.ScheduleNode,
+    dependences: isl.UnionMap,
+    reductions: tuple[Reduction, ...],
+    vector_before: bool,
 ) -> int | None:
     """The sum of the Alg. 5 scores of the loops under ``sequence`` (one band per filter), or None
-    when no loop over a reduction statement is a vector loop."""
+    when no loop over a reduction statement is a vector loop and, unless all of them are vector
+    loops where the band's was not (``vector_before``), distribution gains none."""
     bands = [sequence.child(position).child(0) for position in range(sequence.n_children())]
     loops = [(band, innermost_member(model, band, dependences, reductions)) for band in bands]
     updates = {reduction.statement for reduction in reductions}
-    if not any(loop.simd and band_statements(band) & updates for band, loop in loops):
+    vector_update = any(loop.simd and band_statements(band) & updates for band, loop in loops)
+    if not vector_update and (vector_before or not all(loop.simd for _, loop in loops)):
         return None
     return sum(loop.score().score for _, loop in loops)
 
@@ -151,14 +159,16 @@ def _distribution(
     """The best distribution of ``band``'s innermost loop, when it scores above the band as it is."""
     if band.band_n_member() == 1 and mark_parent(band) == PARALLEL_MARK:
         return None  # the parallel mark must stay on the band
-    before = innermost_member(model, band, dependences, reductions).score().score
+    undistributed = innermost_member(model, band, dependences, reductions)
+    before = undistributed.score().score
     order = [statement.name for statement in model.scop.statements]
     best: Distribution | None = None
     for member in candidate_members(band):
         groups = _groups(moved_innermost(band, member), dependences, order)
         if len(groups) < 2 or _separates(model, groups, dead):
             continue
-        after = _score(model, _distributed(band, member, groups, model), dependences, reductions)
+        sequence = _distributed(band, member, groups, model)
+        after = _score(model, sequence, dependences, reductions, undistributed.simd)
         if after is not None and after > (best.after if best else before):
             chosen = " / ".join(sorted(set(member_expressions(band, member).values())))
             best = Distribution(path, member, chosen, groups, before, after)

@@ -67,3 +67,48 @@ def test_a_dead_temporary_keeps_its_producer_and_consumer_together(kernel_of: Ke
 
     assert [d.groups for d in split.distributions] == [(("S0",), ("S1",))]
     assert kept.distributions == ()
+
+
+JACOBI_2D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);\n"
+    "}\n"
+)
+# The two sweeps skewed by time and fused into one band, the second shifted by one row and column.
+JACOBI_2D_SKEWED = (
+    "{ S0[t, i, j] -> [t]; S1[t, i, j] -> [t] }",
+    "{ S0[t, i, j] -> [2t + i]; S1[t, i, j] -> [2t + i + 1] }",
+    "{ S0[t, i, j] -> [2t + j]; S1[t, i, j] -> [2t + j + 1] }",
+)
+
+
+def test_a_skewed_stencil_band_gets_one_vector_loop_per_sweep(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_2D)
+    schedule = kernel.band_schedule(*JACOBI_2D_SKEWED)
+    assert not plan_vector(kernel.model, schedule, kernel.full).loops[0].simd
+
+    plan = plan_distribution(kernel.model, schedule, kernel.full)
+
+    (distribution,) = plan.distributions
+    assert distribution.groups == (("S0",), ("S1",))
+    distributed = apply_distribution(schedule, plan, kernel.model)
+    vector = plan_vector(kernel.model, distributed, kernel.full)
+    assert [loop.simd for loop in vector.loops] == [True, True]
+    assert_legal(apply_vector(distributed, vector), kernel.deps.full)
+
+
+def test_a_band_that_already_vectorizes_is_not_split_without_a_reduction(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_2D)
+    stepped = (
+        "{ S0[t, i, j] -> [t]; S1[t, i, j] -> [t] }",
+        "{ S0[t, i, j] -> [0, i]; S1[t, i, j] -> [1, i] }",
+        "{ S0[t, i, j] -> [j]; S1[t, i, j] -> [j] }",
+    )
+    schedule = kernel.band_schedule(*stepped, permutable=False)
+
+    assert plan_distribution(kernel.model, schedule, kernel.full).distributions == ()
