@@ -70,6 +70,7 @@ OPTION_SETS: tuple[tuple[str, ...], ...] = (
     ("--tile-sizes=3,5,7",),
     ("--no-reassociate",),
     ("--no-expand",),
+    ("--parallel-work=1", "--fixed-tile-size=4"),  # small programs down the paths of large ones: threads, tiles
 )
 THREADS = (1, 2)  # OMP_NUM_THREADS of the optimized program's runs
 FLAGS_PREFIX = "/* polyopt flags:"  # a regression case's first line names its flags

@@ -1,7 +1,7 @@
 """Differential fuzzing: every generated program prints the same after polyopt.
 
-Each seed is one case and checks the option set ``OPTION_SETS[seed % 12]``, so that every
-option set is covered 16 or 17 times across the 200 seeds.  Every seventh seed runs it through the
+Each seed is one case and checks the option set ``OPTION_SETS[seed % 13]``, so that every
+option set is covered 15 or 16 times across the 200 seeds.  Every seventh seed runs it through the
 real command line (a new ``python -m polyopt`` process), which also cycles through all the
 option sets; the others run in-process in the workers.  The seeds are checked by two worker processes
 (``polyopt.fuzz.campaign.start_pool``) submitted all at once; each case waits for its own.
@@ -29,6 +29,7 @@ import pytest
 
 from polyopt import driver, verify
 from polyopt.budget import OutOfTime
+from polyopt.cli import options_from_arguments
 from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
@@ -47,11 +48,12 @@ from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
+from polyopt.report import format_report
 from polyopt.toolchain import compile_c, first_difference, run_program
 
 SEEDS = range(200)
 JOBS = 2
-CLI_EVERY = 7  # every seventh seed runs through the command line (7 is prime to the number of option sets)
+CLI_EVERY = 7  # every seventh seed runs through the command line (7 is prime to the 13 option sets)
 
 
 def option_sets(seed: int) -> tuple[tuple[str, ...], ...]:
@@ -518,3 +520,49 @@ def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
 
     assert any(note.endswith("(innermost loop)") for note in splits)
     assert any(not note.endswith("(innermost loop)") for note in splits)
+
+
+def _sweep_regions(seeds: range) -> list[str]:
+    return [generate(seed, "sweeps").render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
+
+
+@pytest.mark.parametrize(
+    ("feature", "pattern"),
+    [
+        ("a one-dimensional sweep", r"^\s+(\w)\[j\] = .*\b(?!\1)\w\[j - 1\]"),
+        ("a two-dimensional sweep", r"^\s+(\w)\[j\]\[k\] = 0\.2 \* \((?!\1)\w\[j\]\[k\] \+ "),
+        ("a one-sided neighbour only", r"^\s+\w\[j\]\[k\] = 0\.2 \* \(\w\[j\]\[k\] \+ \w\[j\]\[k - 1\]\);"),
+        ("an accumulating sweep", r"^\s+(\w\[j\](\[k\])?) = 0\.5 \* \1 - 0\.1 \* "),
+        ("an integer sweep", r"^\s+\w\[j\](\[k\])? = \(.*\) % 1009;"),
+        ("a statement beside the sweeps", r"^\s+\w\[i\](\[0\])? = \w+\["),
+        ("a sweep from 2 to n - 2", r"for \([jk] = 2; [jk] < n - 2; "),
+    ],
+)
+def test_the_sweep_family_covers(feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _sweep_regions(range(100))), feature
+
+
+def test_the_sweep_family_passes_values_around_three_arrays() -> None:
+    written = [set(re.findall(r"^\s+(\w)\[j\]", region, re.MULTILINE)) for region in _sweep_regions(range(100))]
+
+    assert any(len(arrays) == 3 for arrays in written)
+
+
+def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
+    regions = _sweep_regions(range(30))
+
+    assert regions == _sweep_regions(range(30))
+    assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
+
+
+def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep() -> None:
+    wavefronts = 0
+    for seed in range(8):
+        options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
+        outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
+        assert not outcome.warnings, seed
+        for region in outcome.regions:
+            text = format_report(region.report) if region.report else ""
+            wavefronts += "wavefront over tiles" in text and "split into loops over" in text
+
+    assert wavefronts >= 3

@@ -40,10 +40,13 @@ families, each at the edge of a rewrite's precondition:
 - pivot updates (``for k, for i, for j: A[i][j] = A[i][j] < A[i][k] + A[k][j] ? A[i][j] : ...``, or
   ``for i, for j``) reading elements the nest writes on a hyperplane (``A[i][k + 1]``, ``A[k][j]``,
   ``A[i][0]``, ``A[i][n - 1 - k]``, ``A[i][i]``), for the index-set splits, sometimes with triangular
-  bounds (from ``k`` or ``k + 1``), a second statement in the innermost body or a guard.
+  bounds (from ``k`` or ``k + 1``), a second statement in the innermost body or a guard;
+- out-of-place sweeps under a time loop (``B[j][k] = 0.2 * (A[j][k] + A[j][k - 1] + ...)``, then
+  ``A`` from ``B``; jacobi-1d, jacobi-2d, fdtd-2d), over one or two space dimensions, two or three
+  arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them.
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
-updates), for a campaign that targets one rewrite.
+updates; ``"sweeps"``: the sweeps under a time loop), for a campaign that targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -104,6 +107,7 @@ from polyopt.fuzz.generator.program import (
     Stmt,
 )
 from polyopt.fuzz.generator.shrink import smaller_variants
+from polyopt.fuzz.generator.sweeps import sweeps
 
 __all__ = [
     "DUMP_LIMIT",
@@ -126,15 +130,15 @@ __all__ = [
 ]
 
 
-FAMILIES = ("pivots",)  # the kinds of nest that ``generate`` can be restricted to
+FAMILIES = ("pivots", "sweeps")  # the kinds of nest that ``generate`` can be restricted to
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
     """One top-level nest, of kind ``family`` if given (a family may add a few more top-level nodes around it)."""
     rng = builder.rng
     kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
-    kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots")
-    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6))[0]
+    kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots", "sweeps")
+    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5))[0]
     if kind == "accumulator":
         return [accumulator(builder)]
     if kind == "reduction":
@@ -161,6 +165,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return [declared(builder)]
     if kind == "pivots":
         return pivot_updates(builder)
+    if kind == "sweeps":
+        return sweeps(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
