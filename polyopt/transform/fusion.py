@@ -266,8 +266,8 @@ def group_schedule(
     fused with the statements that compute the column it reads), while inside each
     step isl distributes them and their loops run in parallel.  It is also used when
     the loop stage (``evaluate_loops``) finds simd loops in all of its innermost loops but not in all of the
-    wavefront's (jacobi-2d: isl's band runs both sweeps in one guarded loop whose
-    dependence keeps it scalar).
+    wavefront's (the loop stage first distributes a tile's rows by statement group, so jacobi-2d's
+    sweeps keep their wavefront).
     Every schedule is re-verified by the pipeline before code is emitted.
     """
     where = f"nests {[n + 1 for n in group.nests]}"
