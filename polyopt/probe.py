@@ -10,7 +10,9 @@ any program with polyopt's parallel loops (PolyBench's harness has one too: libg
 for a while, and a library call that starts the library's own threads meanwhile competes with them for
 the cores): a matrix-matrix product (n×n×n) at
 ``GEMM_SIZES``, a matrix-vector product (n×n) and two of them over one matrix (``y = A x``, ``z = Aᵀ w``)
-at ``GEMV_SIZES``, the median of three runs, with
+at ``GEMV_SIZES``, the mean of five runs (a call after the parallel loop runs either in well under a
+millisecond or, when the library's threads wait for the cores, milliseconds later; the mean weighs both
+as a program meets them, where a median picks either), with
 ``OMP_NUM_THREADS`` the machine's cores (a few seconds in all).  ``measured_choice``
 (``polyopt.analysis.library_choice``) turns the timings into a choice per idiom.
 
@@ -48,7 +50,7 @@ from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
-RUNS = 3
+RUNS = 5
 
 PROGRAM = """\
 #include <stdio.h>
@@ -172,7 +174,7 @@ def measure(
     runs: int = RUNS,
     threads: int | None = None,
 ) -> Measurements:
-    """Median region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
+    """Mean region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
     (GEMV, and two GEMVs over one matrix) at each size, in ``runs`` interleaved rounds with ``threads``
     (default: the machine's cores)."""
     threads = threads or machine.cores
@@ -188,14 +190,13 @@ def measure(
             for kind, size, variant in plan:
                 times[kind, size, variant].append(_seconds(binaries[variant], kind, size, threads))
         library = run_program(binaries["call"], arguments=["info"]).stdout.splitlines()
-    median = {item: statistics.median(values) for item, values in times.items()}
+    mean = {item: statistics.fmean(values) for item, values in times.items()}
     gemm = tuple(
-        Timing(size, median["m", size, "loops"], median["m", size, "call"], median["m", size, "microkernel"])
+        Timing(size, mean["m", size, "loops"], mean["m", size, "call"], mean["m", size, "microkernel"])
         for size in gemm_sizes
     )
     gemv, shared = (
-        tuple(Timing(size, median[kind, size, "loops"], median[kind, size, "call"]) for size in gemv_sizes)
-        for kind in "vs"
+        tuple(Timing(size, mean[kind, size, "loops"], mean[kind, size, "call"]) for size in gemv_sizes) for kind in "vs"
     )
     corename, config = (library + ["", ""])[:2]
     return Measurements(gemm, gemv, corename, config, load, shared)
