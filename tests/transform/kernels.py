@@ -31,3 +31,14 @@ JACOBI_1D = (
     "    A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n"
     "}\n"
 )
+
+JACOBI_2D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);\n"
+    "}\n"
+)

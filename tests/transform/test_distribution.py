@@ -7,7 +7,7 @@ from polyopt.analysis.reductions import find_reductions
 from polyopt.marks import SIMD_MARK, LoopMark
 from polyopt.transform.distribution import apply_distribution, plan_distribution
 from polyopt.transform.vector import apply_vector, plan_vector
-from tests.transform.kernels import GEMM
+from tests.transform.kernels import GEMM, JACOBI_2D
 from tests.transform.support import KernelOf, assert_legal, marked_bands, relaxed
 
 TRISOLV = (
@@ -69,16 +69,6 @@ def test_a_dead_temporary_keeps_its_producer_and_consumer_together(kernel_of: Ke
     assert kept.distributions == ()
 
 
-JACOBI_2D = (
-    "for (t = 0; t < T; t++) {\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);\n"
-    "}\n"
-)
 # The two sweeps skewed by time and fused into one band, the second shifted by one row and column.
 JACOBI_2D_SKEWED = (
     "{ S0[t, i, j] -> [t]; S1[t, i, j] -> [t] }",

@@ -27,7 +27,7 @@ from polyopt.transform.fusion import (
 )
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
-from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
+from tests.transform.kernels import ATAX, GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, build_kernel, relaxed
 
 INDEPENDENT = "for (i = 0; i < n; i++)\n  a[i] = 1;\nfor (i = 0; i < n; i++)\n  b[i] = 2;\n"
@@ -372,18 +372,6 @@ def test_a_stencil_whose_data_fit_in_cache_keeps_its_original_order(
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map()) is original
     assert any("original order kept" in note for note in notes) is original
     assert schedule_respects(schedule, kernel.full)
-
-
-JACOBI_2D = (
-    "for (t = 0; t < T; t++) {\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);\n"
-    "}\n"
-)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from polyopt.transform.parallel import (
 )
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
-from tests.transform.kernels import GEMM, JACOBI_1D
+from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
 
 # Dependence distances (1, 0) and (1, 1): i is parallel inside t, but not once moved outside it.
@@ -43,16 +43,6 @@ LU = (
     "    for (k = 0; k < i; k++)\n"
     "      A[i][j] -= A[i][k] * A[k][j];\n"
     "  }\n"
-    "}\n"
-)
-JACOBI_2D = (
-    "for (t = 0; t < T; t++) {\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      B[i][j] = 0.2 * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);\n"
-    "  for (i = 1; i < n - 1; i++)\n"
-    "    for (j = 1; j < n - 1; j++)\n"
-    "      A[i][j] = 0.2 * (B[i][j] + B[i - 1][j] + B[i + 1][j] + B[i][j - 1] + B[i][j + 1]);\n"
     "}\n"
 )
 JACOBI_2D_SUM = (
