@@ -343,8 +343,9 @@ def test_the_generator_is_deterministic() -> None:
     assert generate(12).render() != generate(13).render()
 
 
-def _regions(count: int) -> list[str]:
-    return [generate(seed).render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in range(count)]
+def _regions(seeds: range, family: str | None = None) -> list[str]:
+    """The region text of each seed's program (of ``family``'s nests only, if given)."""
+    return [generate(seed, family).render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
 
 
 @pytest.mark.parametrize(
@@ -392,7 +393,7 @@ def _regions(count: int) -> list[str]:
     ],
 )
 def test_the_generator_covers(feature: str, pattern: str) -> None:
-    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(200)), feature
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(300))), feature
 
 
 @pytest.mark.parametrize(
@@ -471,10 +472,6 @@ def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> N
         run_program(binary, timeout=2.0)  # each takes milliseconds; the limit allows for a busy machine
 
 
-def _pivot_regions(seeds: range) -> list[str]:
-    return [generate(seed, "pivots").render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
-
-
 @pytest.mark.parametrize(
     ("feature", "pattern"),
     [
@@ -498,13 +495,13 @@ def _pivot_regions(seeds: range) -> list[str]:
     ],
 )
 def test_the_pivot_family_covers(feature: str, pattern: str) -> None:
-    assert any(re.search(pattern, region, re.MULTILINE) for region in _pivot_regions(range(100))), feature
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), "pivots")), feature
 
 
 def test_the_pivot_family_is_deterministic_and_only_has_pivot_nests() -> None:
-    regions = _pivot_regions(range(30))
+    regions = _regions(range(30), "pivots")
 
-    assert regions == _pivot_regions(range(30))
+    assert regions == _regions(range(30), "pivots")
     assert generate(3, "pivots").render() != generate(4, "pivots").render()
     assert all(re.match(r"\s*for \((k|i) = ", region) for region in regions)
     assert all(re.search(r"(\w)\[i\]\[j\] = .*\1\[", region) for region in regions)
@@ -522,10 +519,6 @@ def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
     assert any(not note.endswith("(innermost loop)") for note in splits)
 
 
-def _sweep_regions(seeds: range) -> list[str]:
-    return [generate(seed, "sweeps").render().split("#pragma scop")[1].split("#pragma endscop")[0] for seed in seeds]
-
-
 @pytest.mark.parametrize(
     ("feature", "pattern"),
     [
@@ -539,19 +532,19 @@ def _sweep_regions(seeds: range) -> list[str]:
     ],
 )
 def test_the_sweep_family_covers(feature: str, pattern: str) -> None:
-    assert any(re.search(pattern, region, re.MULTILINE) for region in _sweep_regions(range(100))), feature
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), "sweeps")), feature
 
 
 def test_the_sweep_family_passes_values_around_three_arrays() -> None:
-    written = [set(re.findall(r"^\s+(\w)\[j\]", region, re.MULTILINE)) for region in _sweep_regions(range(100))]
+    written = [set(re.findall(r"^\s+(\w)\[j\]", region, re.MULTILINE)) for region in _regions(range(100), "sweeps")]
 
     assert any(len(arrays) == 3 for arrays in written)
 
 
 def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
-    regions = _sweep_regions(range(30))
+    regions = _regions(range(30), "sweeps")
 
-    assert regions == _sweep_regions(range(30))
+    assert regions == _regions(range(30), "sweeps")
     assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
 
 
