@@ -472,30 +472,25 @@ def test_generated_programs_compile_cleanly_and_run_quickly(tmp_path: Path) -> N
         run_program(binary, timeout=2.0)  # each takes milliseconds; the limit allows for a busy machine
 
 
-@pytest.mark.parametrize(
-    ("feature", "pattern"),
-    [
-        ("a pivot row", r"\w\[i\]\[k\]"),
-        ("a pivot column", r"\w\[k\]\[j\]"),
-        ("an offset pivot", r"\w\[i\]\[k [+-] 1\]|\w\[k [+-] 1\]\[j\]"),
-        ("a constant pivot column", r"\w\[i\]\[0\]|\w\[i\]\[n - 1\]"),
-        ("a reversed pivot", r"\w\[i\]\[-k \+ n - 1\]"),
-        (
-            "a diagonal pivot of a nest of two loops",
-            r"^  for \(i = .*\n\s+for \(j = .*\n\s+\w\[i\]\[j\] = .*\[i\]\[i( [+-] 1)?\]",
-        ),
-        ("a min select", r"(\w\[i\]\[j\]) = \(?\1 < .* \? \1 : "),
-        ("a max select", r"(\w\[i\]\[j\]) = \(?\1 > .* \? \1 : "),
-        ("an integer update", r"\w\[i\]\[j\] = \(.*\) % 1009;"),
-        ("a scaled update", r"\w\[i\]\[j\] = 0\.5 \* "),
-        ("a triangular bound from the pivot", r"for \([ij] = k( \+ 1)?; "),
-        ("a decreasing pivot loop", r"for \(k = n - \d; k >= \d; k--\)"),
-        ("a second statement in the innermost body", r"for \(j = .*\{\n\s+\S.*;\n\s+\S.*;\n\s+\}"),
-        ("a guard", r"for \(j = .*\{\n\s+if \("),
-    ],
-)
-def test_the_pivot_family_covers(feature: str, pattern: str) -> None:
-    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), "pivots")), feature
+PIVOT_FEATURES = [
+    ("a pivot row", r"\w\[i\]\[k\]"),
+    ("a pivot column", r"\w\[k\]\[j\]"),
+    ("an offset pivot", r"\w\[i\]\[k [+-] 1\]|\w\[k [+-] 1\]\[j\]"),
+    ("a constant pivot column", r"\w\[i\]\[0\]|\w\[i\]\[n - 1\]"),
+    ("a reversed pivot", r"\w\[i\]\[-k \+ n - 1\]"),
+    (
+        "a diagonal pivot of a nest of two loops",
+        r"^  for \(i = .*\n\s+for \(j = .*\n\s+\w\[i\]\[j\] = .*\[i\]\[i( [+-] 1)?\]",
+    ),
+    ("a min select", r"(\w\[i\]\[j\]) = \(?\1 < .* \? \1 : "),
+    ("a max select", r"(\w\[i\]\[j\]) = \(?\1 > .* \? \1 : "),
+    ("an integer update", r"\w\[i\]\[j\] = \(.*\) % 1009;"),
+    ("a scaled update", r"\w\[i\]\[j\] = 0\.5 \* "),
+    ("a triangular bound from the pivot", r"for \([ij] = k( \+ 1)?; "),
+    ("a decreasing pivot loop", r"for \(k = n - \d; k >= \d; k--\)"),
+    ("a second statement in the innermost body", r"for \(j = .*\{\n\s+\S.*;\n\s+\S.*;\n\s+\}"),
+    ("a guard", r"for \(j = .*\{\n\s+if \("),
+]
 
 
 def test_the_pivot_family_is_deterministic_and_only_has_pivot_nests() -> None:
@@ -519,20 +514,23 @@ def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
     assert any(not note.endswith("(innermost loop)") for note in splits)
 
 
+SWEEP_FEATURES = [
+    ("a one-dimensional sweep", r"^\s+(\w)\[j\] = .*\b(?!\1)\w\[j - 1\]"),
+    ("a two-dimensional sweep", r"^\s+(\w)\[j\]\[k\] = 0\.2 \* \((?!\1)\w\[j\]\[k\] \+ "),
+    ("a one-sided neighbour only", r"^\s+\w\[j\]\[k\] = 0\.2 \* \(\w\[j\]\[k\] \+ \w\[j\]\[k - 1\]\);"),
+    ("an accumulating sweep", r"^\s+(\w\[j\](\[k\])?) = 0\.5 \* \1 - 0\.1 \* "),
+    ("an integer sweep", r"^\s+\w\[j\](\[k\])? = \(.*\) % 1009;"),
+    ("a statement beside the sweeps", r"^\s+\w\[i\](\[0\])? = \w+\["),
+    ("a sweep from 2 to n - 2", r"for \([jk] = 2; [jk] < n - 2; "),
+]
+
+
 @pytest.mark.parametrize(
-    ("feature", "pattern"),
-    [
-        ("a one-dimensional sweep", r"^\s+(\w)\[j\] = .*\b(?!\1)\w\[j - 1\]"),
-        ("a two-dimensional sweep", r"^\s+(\w)\[j\]\[k\] = 0\.2 \* \((?!\1)\w\[j\]\[k\] \+ "),
-        ("a one-sided neighbour only", r"^\s+\w\[j\]\[k\] = 0\.2 \* \(\w\[j\]\[k\] \+ \w\[j\]\[k - 1\]\);"),
-        ("an accumulating sweep", r"^\s+(\w\[j\](\[k\])?) = 0\.5 \* \1 - 0\.1 \* "),
-        ("an integer sweep", r"^\s+\w\[j\](\[k\])? = \(.*\) % 1009;"),
-        ("a statement beside the sweeps", r"^\s+\w\[i\](\[0\])? = \w+\["),
-        ("a sweep from 2 to n - 2", r"for \([jk] = 2; [jk] < n - 2; "),
-    ],
+    ("family", "feature", "pattern"),
+    [("pivots", *feature) for feature in PIVOT_FEATURES] + [("sweeps", *feature) for feature in SWEEP_FEATURES],
 )
-def test_the_sweep_family_covers(feature: str, pattern: str) -> None:
-    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), "sweeps")), feature
+def test_a_family_covers(family: str, feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), family)), feature
 
 
 def test_the_sweep_family_passes_values_around_three_arrays() -> None:
