@@ -48,6 +48,7 @@ from polyopt.passes.expansion import EXPANSION
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.inplace import IN_PLACE
 from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.tile_fusion import TILE_FUSION
 from polyopt.passes.tiling import TILING
 from polyopt.passes.vector import VECTOR
 from polyopt.report import DependenceLine, RegionReport, StatementLine, with_sections
@@ -333,6 +334,8 @@ def summary(options: Options, decisions: Decisions) -> str:
     parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
     if tiles and tiles.bands:
         parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in tiles.bands))
+    if tile_fusion := decisions.plan_of(TILE_FUSION):
+        parts.append("tile loops fused " + "; ".join(f.loop for f in tile_fusion.fusions))
     if places and places.places:
         parts.append("kept " + ", ".join(dict.fromkeys(f"{p.scalar} in {p.text}" for p in places.places)))
     if expansions := decisions.plan_of(EXPANSION):

@@ -1,6 +1,6 @@
 """Small read-only helpers on isl schedule trees.
 
-Public: ``band_nodes``, ``node_at``, ``member_expressions``, ``carries``,
+Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
@@ -19,12 +19,20 @@ from polyopt.marks import LoopMark, ReductionClause
 _NODE = isl.schedule_node_type
 
 
-def band_nodes(schedule: isl.Schedule) -> list[tuple[tuple[int, ...], isl.ScheduleNode]]:
+Paths = list[tuple[tuple[int, ...], isl.ScheduleNode]]
+
+
+def band_nodes(schedule: isl.Schedule) -> Paths:
     """Every band node with its path (child positions from the root), top-down."""
-    found: list[tuple[tuple[int, ...], isl.ScheduleNode]] = []
+    return nodes_of_type(schedule, _NODE.band)
+
+
+def nodes_of_type(schedule: isl.Schedule, kind: isl.schedule_node_type) -> Paths:
+    """Every node of type ``kind`` with its path (child positions from the root), top-down."""
+    found: Paths = []
 
     def walk(node: isl.ScheduleNode, path: tuple[int, ...]) -> None:
-        if node.get_type() == _NODE.band:
+        if node.get_type() == kind:
             found.append((path, node))
         for position in range(node.n_children()):
             walk(node.child(position), path + (position,))

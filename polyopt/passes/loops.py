@@ -1,5 +1,5 @@
-"""The loop stage: tiling, parallel loops and distribution of innermost loops, then the vector plan;
-and the one cached question earlier stages ask of it, ``LoopQuery.evaluate_loops``.
+"""The loop stage: tiling, fusion of sibling tile loops, parallel loops and distribution of innermost loops,
+then the vector plan; and the one cached question earlier stages ask of it, ``LoopQuery.evaluate_loops``.
 
 Public: ``LoopEvaluation``, ``loop_stage``, ``run_loops``, ``LoopQuery``.
 """
@@ -14,6 +14,7 @@ import islpy as isl
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext, SchedulePass, run_schedule_passes
 from polyopt.passes.distribution import DISTRIBUTION
 from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.tile_fusion import TILE_FUSION
 from polyopt.passes.tiling import FIXED_TILING, TILING
 from polyopt.passes.vector import VECTOR
 from polyopt.transform.vector import VectorPlan
@@ -35,7 +36,7 @@ class LoopEvaluation:
 
 def loop_stage(sized: bool) -> tuple[SchedulePass[isl.Schedule, Any], ...]:
     """The passes of the loop stage: tiles from the tile-size model when ``sized``, else fixed sizes."""
-    return (TILING if sized else FIXED_TILING, PARALLEL, DISTRIBUTION)
+    return (TILING if sized else FIXED_TILING, TILE_FUSION, PARALLEL, DISTRIBUTION)
 
 
 def run_loops(ctx: RegionContext, schedule: isl.Schedule) -> LoopEvaluation:
