@@ -51,8 +51,14 @@ def _array_flows(deps: Dependences, array: str) -> isl.UnionMap:
 
 
 def _all_read_values_written(model: PolyModel, flows: isl.UnionMap, array: str) -> bool:
+    """Whether every element each read reaches was written in the region by a source of its flow (a
+    statement that reads an element written before and one from before the region, ``G[i] + G[n - 1 - i]``,
+    does not count as written)."""
     reads = model.reads.get(array)
-    return reads is None or reads.domain().is_subset(flows.range())
+    if reads is None:
+        return True
+    writes = model.must_writes.get(array)
+    return writes is not None and reads.is_subset(flows.reverse().apply_range(writes))
 
 
 def _no_write_in_between(schedule: isl.Schedule, writes: isl.UnionSet, flows: isl.UnionMap) -> bool:

@@ -51,6 +51,8 @@ def test_in_the_original_order_every_value_is_overwritten_before_its_read(kernel
     "body",
     [
         "for (i = 1; i < n; i++)\n  b[i] = t[i - 1];\n",  # reads values from before the region
+        # one read of the consumer reaches a value written before, the other one a value from before the region
+        "t[0] = a[0] * 2;\nb[0] = t[0] + t[n - 1];\n",
         # each value is read twice, far apart
         "for (i = 0; i < n; i++)\n  t[i] = a[i];\nfor (i = 0; i < n; i++)\n  b[i] = t[i] + t[n - 1 - i];\n",
         "for (i = 0; i < n; i++) {\n  t[i] = 0;\n  for (j = 0; j < n; j++)\n    t[i] += A[i][j];\n  b[i] = t[i];\n}\n",
