@@ -50,6 +50,7 @@ from polyopt.passes.inplace import IN_PLACE
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.tile_fusion import TILE_FUSION
 from polyopt.passes.tiling import TILING
+from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.report import DependenceLine, RegionReport, StatementLine, with_sections
 from polyopt.schedule_tree import band_nodes, describe_schedule, parent_mark
@@ -348,4 +349,6 @@ def summary(options: Options, decisions: Decisions) -> str:
     simd = sum(1 for loop in vector.loops if loop.simd) if vector else 0
     if simd:
         parts.append(f"{simd} simd loop(s)")
+    if jams := decisions.plan_of(UNROLL_JAM):
+        parts.append(f"{len(jams.jams)} loop(s) unrolled and jammed")
     return ", ".join(parts)

@@ -91,6 +91,7 @@ class Machine:
     tile_scalar_inner_lines: int = DEFAULTS["tile_scalar_inner_lines"]
     tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
     tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
+    unroll_jam: int = DEFAULTS["unroll_jam"]
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,

@@ -1,6 +1,6 @@
 """Names of the schedule-tree marks that carry loop decisions to code generation.
 
-Public: ``PARALLEL_MARK``, ``SIMD_MARK``, ``VARIABLE``, ``ELEMENT``, ``SECTION``,
+Public: ``PARALLEL_MARK``, ``SIMD_MARK``, ``JAM_MARK``, ``VARIABLE``, ``ELEMENT``, ``SECTION``,
 ``CYCLIC``, ``ReductionClause``, ``LoopMark``.
 
 A mark sits above the band whose first member it annotates; its name records
@@ -9,7 +9,8 @@ loop's iterator name, so the printer puts the pragma on exactly that loop.
 The name also lists the reductions the loop carries, e.g.
 ``omp_simd@3;+:tmp:element``, and ``~cyclic`` after the depth when a parallel
 loop's iterations do unequal work and are dealt out one by one
-(``schedule(static, 1)``), e.g. ``omp_parallel_for@0~cyclic``.
+(``schedule(static, 1)``), e.g. ``omp_parallel_for@0~cyclic``.  A loop unrolled and jammed into the
+vector loop inside it carries its factor after the depth: ``unroll_jam@2*4``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 PARALLEL_MARK = "omp_parallel_for"
 SIMD_MARK = "omp_simd"
+JAM_MARK = "unroll_jam"
 
 VARIABLE = "variable"  # a scalar: reduction(op:x)
 ELEMENT = "element"  # one array element per run of the loop, kept in a local: reduction(op:local)
@@ -45,10 +47,12 @@ class LoopMark:
     depth: int | None
     reductions: tuple[ReductionClause, ...] = ()
     cyclic: bool = False
+    factor: int = 0
 
     def name(self) -> str:
         clauses = "".join(f";{c.op}:{c.array}:{c.mode}" for c in self.reductions)
-        return f"{self.kind}@{self.depth}{CYCLIC if self.cyclic else ''}{clauses}"
+        factor = f"*{self.factor}" if self.factor else ""
+        return f"{self.kind}@{self.depth}{factor}{CYCLIC if self.cyclic else ''}{clauses}"
 
     @staticmethod
     def parse(name: str) -> LoopMark:
@@ -56,5 +60,7 @@ class LoopMark:
         head, *clauses = name.split(";")
         kind, _, depth = head.partition("@")
         depth, cyclic, _ = depth.partition(CYCLIC)
+        depth, _, factor = depth.partition("*")
         reductions = tuple(ReductionClause(*clause.split(":")) for clause in clauses)
-        return LoopMark(kind, int(depth) if depth.isdigit() else None, reductions, bool(cyclic))
+        number = int(factor) if factor.isdigit() else 0
+        return LoopMark(kind, int(depth) if depth.isdigit() else None, reductions, bool(cyclic), number)

@@ -52,13 +52,14 @@ from polyopt.passes.library import LIBRARY
 from polyopt.passes.loops import loop_stage
 from polyopt.passes.reductions import REDUCTIONS, updates_in_order
 from polyopt.passes.splitting import INNER_SPLITTING, SPLITTING
+from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.transform.privatization import private_locals, privatized
 from polyopt.verify import checked
 
 REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, WEBS, EXPANSION, SPLITTING, REDUCTIONS)
 SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION,)
-LOOP_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (*loop_stage(sized=True), VECTOR)
+LOOP_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (*loop_stage(sized=True), VECTOR, UNROLL_JAM)
 
 
 def optimize_text(

@@ -203,11 +203,15 @@ def mark_parent(node: isl.ScheduleNode) -> str | None:
 
 
 def insert_loop_mark(
-    band: isl.ScheduleNode, kind: str, reductions: tuple[ReductionClause, ...] = (), cyclic: bool = False
+    band: isl.ScheduleNode,
+    kind: str,
+    reductions: tuple[ReductionClause, ...] = (),
+    cyclic: bool = False,
+    factor: int = 0,
 ) -> isl.ScheduleNode:
-    """Mark the band's first member with ``kind``, its reductions and whether its iterations
-    are dealt out cyclically; return the mark node."""
-    name = LoopMark(kind, band.get_schedule_depth(), reductions, cyclic).name()
+    """Mark the band's first member with ``kind``, its reductions, whether its iterations
+    are dealt out cyclically and its unroll-and-jam ``factor``; return the mark node."""
+    name = LoopMark(kind, band.get_schedule_depth(), reductions, cyclic, factor).name()
     return band.insert_mark(isl.Id(name, context=band.get_ctx()))
 
 

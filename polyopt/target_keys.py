@@ -236,6 +236,16 @@ KEYS = (
         "the load imbalance allowed",
         "tile sizes: parallel tiles are evened out when the busiest core runs this much over an even share",
     ),
+    Key(
+        "unroll_jam",
+        4,
+        PROFILE,
+        COUNT,
+        0,
+        None,
+        "the unroll-and-jam factor",
+        "copies of the loop around a vector loop jammed into it to keep an accumulator in registers (0, 1: none)",
+    ),
 )
 SETTINGS = tuple(key.field for key in KEYS)  # the fields a target file sets
 DEFAULTS: dict[str, Any] = {key.field: key.default for key in KEYS}

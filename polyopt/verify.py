@@ -15,13 +15,14 @@ from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.reductions import Reduction
 from polyopt.diagnostics import IllegalTransform
 from polyopt.emit.ast_run import executes_domain_once
-from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.marks import JAM_MARK, PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.schedule_tree import band_nodes, carries, parent_mark, schedule_respects
 from polyopt.transform.reductions import reduction_clauses
+from polyopt.transform.unroll_jam import jam_legal
 
 SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
 
@@ -29,12 +30,16 @@ SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for 
 def verify_schedule(
     model: PolyModel, schedule: isl.Schedule, deps: Dependences, reductions: tuple[Reduction, ...] = ()
 ) -> None:
-    """Re-prove the order and every parallel or simd mark against the dependences
+    """Re-prove the order and every parallel, simd or unroll-and-jam mark against the dependences
     (relaxed for ``reductions``), and that each mark names the reductions its loop carries."""
     if not schedule_respects(schedule, deps.full):
         raise IllegalTransform("the schedule violates a dependence")
     for _, band in band_nodes(schedule):
         mark = parent_mark(band)
+        if mark is not None and mark.kind == JAM_MARK:
+            vector = band.child(0).child(0)
+            if not jam_legal(band, 0, vector, deps.full):
+                raise IllegalTransform("a loop jammed into a vector loop has a dependence across its iterations")
         if mark is None or mark.kind not in (PARALLEL_MARK, SIMD_MARK):
             continue
         if carries(band, 0, deps.full):

@@ -43,10 +43,11 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
+from polyopt.emit.jammed import jammed
 from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
 from polyopt.frontend.scop import Scop
 from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
-from polyopt.marks import ELEMENT, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
+from polyopt.marks import ELEMENT, JAM_MARK, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 _BOTH = "omp parallel for simd"
@@ -193,6 +194,8 @@ class _Printer:
         raise ValueError(f"unexpected isl AST node {kind}")
 
     def _marked(self, mark: LoopMark, node: isl.AstNode) -> tuple[CNode, ...]:
+        if mark.kind == JAM_MARK and mark.depth is not None:
+            return jammed(self.nodes(node), f"{self.prefix}{mark.depth}", mark.factor)
         sections = [self.sections[c.array] for c in mark.reductions if c.mode == SECTION]
         if mark.kind not in _PRAGMAS or mark.depth is None or None in sections:
             return self.nodes(node)
