@@ -22,7 +22,7 @@ from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.schedule_tree import band_nodes, carries, parent_mark, schedule_respects
 from polyopt.transform.reductions import reduction_clauses
-from polyopt.transform.unroll_jam import jam_legal
+from polyopt.transform.unroll_jam import jam_legal, jam_order_kept
 
 SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
 
@@ -37,9 +37,7 @@ def verify_schedule(
     for _, band in band_nodes(schedule):
         mark = parent_mark(band)
         if mark is not None and mark.kind == JAM_MARK:
-            vector = band.child(0).child(0)
-            if not jam_legal(band, 0, vector, deps.full):
-                raise IllegalTransform("a loop jammed into a vector loop has a dependence across its iterations")
+            _check_jam(band, deps.full)
         if mark is None or mark.kind not in (PARALLEL_MARK, SIMD_MARK):
             continue
         if carries(band, 0, deps.full):
@@ -47,6 +45,20 @@ def verify_schedule(
         needed = reduction_clauses(model, band, 0, reductions, allow_sections=mark.kind == PARALLEL_MARK)
         if needed is None or set(needed) != set(mark.reductions):
             raise IllegalTransform("a parallel loop's reduction clauses do not match the reductions it carries")
+
+
+def _check_jam(band: isl.ScheduleNode, dependences: isl.UnionMap) -> None:
+    """Re-prove a jam mark: into a vector loop (below a simd mark) or into a scalar loop (the band below)."""
+    inner = band.child(0)
+    if inner.get_type() == isl.schedule_node_type.mark:
+        if not jam_legal(band, 0, inner.child(0), dependences):
+            raise IllegalTransform("a loop jammed into a vector loop has a dependence across its iterations")
+        return
+    if inner.get_type() != isl.schedule_node_type.band:
+        raise IllegalTransform("a loop marked for unroll-and-jam encloses no inner loop")
+    column = isl.UnionMap.from_union_pw_aff(inner.band_get_partial_schedule().get_union_pw_aff(0))
+    if not jam_order_kept(band, 0, column, dependences):
+        raise IllegalTransform("a loop jammed into an inner loop has a dependence to a later copy, earlier column")
 
 
 def verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:

@@ -195,7 +195,9 @@ class _Printer:
 
     def _marked(self, mark: LoopMark, node: isl.AstNode) -> tuple[CNode, ...]:
         if mark.kind == JAM_MARK and mark.depth is not None:
-            return jammed(self.nodes(node), f"{self.prefix}{mark.depth}", mark.factor)
+            nodes, helpers = jammed(self.nodes(node), f"{self.prefix}{mark.depth}", mark.factor)
+            self.helpers.update(helpers)
+            return nodes
         sections = [self.sections[c.array] for c in mark.reductions if c.mode == SECTION]
         if mark.kind not in _PRAGMAS or mark.depth is None or None in sections:
             return self.nodes(node)

@@ -6,6 +6,11 @@ Public: ``jammed``.
 of ``u`` whose vector loop runs ``u`` copies of its body, each in a block that declares
 ``const int c3 = c3_j + q``, then the loop over ``c3`` for the remaining iterations.  The copies are
 the printed body as it is: the inner declaration shadows nothing the body uses but ``c3``.
+
+Around a scalar loop whose bounds may use ``c3`` (a jammed recurrence), each block of ``u`` copies
+first runs each copy's columns below the range common to all of them, one copy after the other, then
+the common range with the copies jammed, then each copy's columns above it: every column of a copy
+still comes after the same and earlier columns of the copies before it.
 """
 
 from __future__ import annotations
@@ -14,23 +19,40 @@ import re
 from dataclasses import replace
 
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode
+from polyopt.emit.cexpr import call
+
+JAM_HELPERS = frozenset({"polyopt_min", "polyopt_max"})  # the helpers a jammed scalar loop's bounds call
 
 
-def jammed(nodes: tuple[CNode, ...], iterator: str, factor: int) -> tuple[CNode, ...]:
-    """``nodes`` with each loop over ``iterator`` that directly encloses one vector loop, whose bounds
-    do not use ``iterator``, unrolled by ``factor`` and jammed into it; looks through guards and blocks
-    but never into another loop."""
+def jammed(nodes: tuple[CNode, ...], iterator: str, factor: int) -> tuple[tuple[CNode, ...], frozenset[str]]:
+    """``nodes`` with each loop over ``iterator`` that directly encloses one vector loop whose bounds
+    do not use ``iterator``, or one scalar loop, unrolled by ``factor`` and jammed into it; looks
+    through guards and blocks but never into another loop.  Also the helper macros the new code calls."""
     result: list[CNode] = []
+    helpers: set[str] = set()
     for node in nodes:
         if isinstance(node, CFor) and node.iterator == iterator:
-            result.extend(_jammed_loop(node, factor))
+            loops = _jammed_loop(node, factor)
+            helpers |= JAM_HELPERS if _is_interleaved(loops) else set()
+            result.extend(loops)
             continue
         if isinstance(node, CIf):
-            node = replace(node, then=jammed(node.then, iterator, factor), other=jammed(node.other, iterator, factor))
+            then, then_helpers = jammed(node.then, iterator, factor)
+            other, other_helpers = jammed(node.other, iterator, factor)
+            node = replace(node, then=then, other=other)
+            helpers |= then_helpers | other_helpers
         elif isinstance(node, CBlock):
-            node = replace(node, body=jammed(node.body, iterator, factor))
+            body, body_helpers = jammed(node.body, iterator, factor)
+            node = replace(node, body=body)
+            helpers |= body_helpers
         result.append(node)
-    return tuple(result)
+    return tuple(result), frozenset(helpers)
+
+
+def _is_interleaved(loops: tuple[CNode, ...]) -> bool:
+    """Whether ``loops`` (a rewritten loop) run a scalar loop's copies interleaved (they declare bounds)."""
+    main = loops[0]
+    return len(loops) == 2 and isinstance(main, CFor) and any(isinstance(node, CDecl) for node in main.body)
 
 
 def _last(loop: CFor) -> str | None:
@@ -48,19 +70,68 @@ def _jammed_loop(loop: CFor, factor: int) -> tuple[CNode, ...]:
     if last is None or len(loop.body) != 1 or not isinstance(loop.body[0], CFor):
         return (loop,)
     vector = loop.body[0]
-    if not vector.pragmas or uses.search(f"{vector.init} {vector.cond} {vector.step}"):
+    if not vector.pragmas:
+        return _interleaved(loop, last, factor)
+    if uses.search(f"{vector.init} {vector.cond} {vector.step}"):
         return (loop,)
+    copies = tuple(_copy(loop.iterator, q, vector.body) for q in range(factor))
+    return _blocks(loop, last, factor, (replace(vector, body=copies),))
+
+
+def _copy(iterator: str, copy: int, body: tuple[CNode, ...]) -> CBlock:
+    """``body`` in a block that declares the unrolled loop's iterator for copy ``copy``."""
+    return CBlock((CDecl(f"const int {iterator} = {iterator}_j + {copy};"), *body))
+
+
+def _blocks(loop: CFor, last: str, factor: int, body: tuple[CNode, ...]) -> tuple[CNode, ...]:
+    """A loop over ``loop``'s iterations in blocks of ``factor`` (``body`` handles one block), then ``loop``
+    over the iterations that remain."""
     outer = f"{loop.iterator}_j"
-    copies = tuple(
-        CBlock((CDecl(f"const int {loop.iterator} = {outer} + {copy};"), *vector.body)) for copy in range(factor)
-    )
-    main = CFor(
-        outer,
-        loop.init,
-        f"{outer} <= {last} - {factor - 1}",
-        str(factor),
-        (replace(vector, body=copies),),
-        bound=("<=", f"{last} - {factor - 1}"),
-    )
+    bound = f"{last} - {factor - 1}"
+    main = CFor(outer, loop.init, f"{outer} <= {bound}", str(factor), body, bound=("<=", bound))
     rest = f"({loop.init}) + ({last} - ({loop.init}) + 1) / {factor} * {factor}"
     return main, replace(loop, init=rest)
+
+
+def _interleaved(loop: CFor, last: str, factor: int) -> tuple[CNode, ...]:
+    """The rows of ``loop`` in blocks of ``factor`` around its scalar inner loop, whose bounds may use the
+    row: each copy's columns below the common range, the common range jammed, each copy's columns above."""
+    inner = loop.body[0]
+    assert isinstance(inner, CFor)
+    inner_last = _last(inner)
+    if inner_last is None:
+        return (loop,)
+    outer, column = f"{loop.iterator}_j", inner.iterator
+    row = re.compile(rf"\b{re.escape(loop.iterator)}\b")
+    decls: list[CNode] = []
+    for copy in range(factor):
+        value = f"({outer} + {copy})"
+        low, high = row.sub(value, inner.init), row.sub(value, inner_last)
+        decls.append(CDecl(f"const int {column}_lo{copy} = {low}, {column}_hi{copy} = {high};"))
+    lows = [f"{column}_lo{copy}" for copy in range(factor)]
+    highs = [f"{column}_hi{copy}" for copy in range(factor)]
+    common_low, common_high = f"{column}_from", f"{column}_to"
+    decls.append(CDecl(f"const int {common_low} = {_fold('polyopt_max', lows)};"))
+    decls.append(CDecl(f"const int {common_high} = polyopt_max({_fold('polyopt_min', highs)}, {common_low} - 1);"))
+
+    def columns(copy: int, low: str, high: str) -> CBlock:
+        return _copy(loop.iterator, copy, (replace(inner, init=low, cond=f"{column} <= {high}", bound=("<=", high)),))
+
+    below = [columns(q, lows[q], call("polyopt_min", [highs[q], f"{common_low} - 1"])) for q in range(factor)]
+    common = replace(
+        inner,
+        init=common_low,
+        cond=f"{column} <= {common_high}",
+        bound=("<=", common_high),
+        body=tuple(_copy(loop.iterator, q, inner.body) for q in range(factor)),
+    )
+    above = [columns(q, call("polyopt_max", [lows[q], f"{common_high} + 1"]), highs[q]) for q in range(factor)]
+    return _blocks(loop, last, factor, (*decls, *below, common, *above))
+
+
+def _fold(function: str, arguments: list[str]) -> str:
+    """``function`` applied pairwise over ``arguments``: ``f(a, f(b, c))``."""
+    text = arguments[-1]
+    for argument in reversed(arguments[:-1]):
+        text = call(function, [argument, text])
+    return text

@@ -1,7 +1,12 @@
-"""Unroll the loop around a vector loop and jam the copies into it, so that an element the statements
-update along that loop stays in a register: register tiling of the point loops of a tile.
+"""Unroll the loop around an innermost loop and jam the copies into it: register tiling of the point
+loops of a tile.
 
-Public: ``Jam``, ``JamPlan``, ``plan_unroll_jam``, ``apply_unroll_jam``, ``jam_legal``.
+Public: ``Jam``, ``JamPlan``, ``plan_unroll_jam``, ``apply_unroll_jam``, ``jam_legal``, ``jam_order_kept``.
+
+Two cases.  Around a vector loop, so that an element the statements update along the unrolled loop
+stays in a register (an accumulator), and around a scalar loop that carries a dependence (a
+recurrence), so that the copies' independent chains overlap instead of each waiting on the latency
+of the one before.
 
 gramschmidt sums ``R[k][j] += Q[i][k] * A[i][j]`` over the rows ``i`` of a tile, with the columns ``j`` as
 the vector loop: every row loads and stores the vector of ``R`` again.  With the row loop unrolled by
@@ -12,6 +17,13 @@ dependence between instances below it at one point of the loops outside joins in
 vector-loop iteration (so the copies may run in any order within it, and the vector loop stays
 parallel), and the vector loop's bounds do not depend on it.  The factor is the target's
 ``unroll_jam`` (0 or 1: never).  The code generator rewrites the loop (``polyopt.emit.jammed``).
+
+seidel-2d's skewed tiles run a recurrence along their innermost loop: each point waits for the one
+before it (six additions and a division), so a row is latency-bound.  The rows of a tile are the
+band member just outside it; with ``u`` rows jammed, ``u`` recurrences run interleaved.  That is legal
+when no dependence at one point of the outer loops goes from a row to a later row and to an earlier
+column (``jam_order_kept``); the column bounds may depend on the row (the code generator runs each
+copy's columns before and after the range common to all copies on their own).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ from polyopt.schedule_tree import (
     band_has_inner_band,
     band_nodes,
     band_statements,
+    carries,
     insert_loop_mark,
     member_expressions,
     node_at,
@@ -46,8 +59,14 @@ class Jam:
     vector: str
     factor: int
     accumulators: tuple[str, ...]
+    recurrence: bool = False
 
     def describe(self) -> str:
+        if self.recurrence:
+            return (
+                f"loop {self.loop} unrolled by {self.factor} and jammed into loop {self.vector}: "
+                f"{self.factor} copies of its recurrence interleaved"
+            )
         return (
             f"loop {self.loop} unrolled by {self.factor} and jammed into vector loop {self.vector}: "
             f"{', '.join(self.accumulators)} kept in registers"
@@ -63,7 +82,10 @@ def plan_unroll_jam(model: PolyModel, schedule: isl.Schedule, dependences: isl.U
     """The loops around simd loops of ``schedule`` to unroll and jam by ``factor`` (none when it is below 2)."""
     if factor < 2:
         return JamPlan(())
-    found = (_jam(model, path, band, dependences, factor) for path, band in band_nodes(schedule))
+    found = (
+        _jam(model, path, band, dependences, factor) or _recurrence_jam(path, band, dependences, factor)
+        for path, band in band_nodes(schedule)
+    )
     return JamPlan(tuple(jam for jam in found if jam is not None))
 
 
@@ -71,6 +93,8 @@ def apply_unroll_jam(schedule: isl.Schedule, plan: JamPlan) -> isl.Schedule:
     """Mark each planned loop (its band's last member split off first); deepest first."""
     for jam in sorted(plan.jams, key=lambda j: j.path, reverse=True):
         band = node_at(schedule, jam.path)
+        if jam.recurrence and band.child(0).get_type() != _NODE.band:  # the inner loop is the band's last member
+            band = band.band_split(band.band_n_member() - 1)
         if band.band_n_member() > 1:
             band = band.band_split(band.band_n_member() - 1).child(0)
         schedule = insert_loop_mark(band, JAM_MARK, factor=jam.factor).get_schedule()
@@ -121,6 +145,65 @@ def _jam(
     loop_text = " / ".join(sorted(set(member_expressions(band, member).values())))
     vector_text = " / ".join(sorted(set(member_expressions(vector, 0).values())))
     return Jam(path, loop_text, vector_text, factor, accumulators)
+
+
+def _recurrence_jam(
+    path: tuple[int, ...], band: isl.ScheduleNode, dependences: isl.UnionMap, factor: int
+) -> Jam | None:
+    """The jam of the loop around ``band``'s last member, an innermost scalar loop that carries a
+    dependence: the band's second-last member, or else the last member of the band directly above."""
+    members = band.band_n_member()
+    if band_has_inner_band(band) or _has_mark_below(band):
+        return None
+    if not carries(band, members - 1, dependences) or not _every_statement_iterates(band, members - 1):
+        return None
+    outer, member, outer_path = band, members - 2, path
+    if members == 1:
+        outer, outer_path = band.parent(), path[:-1]
+        if outer.get_type() != _NODE.band:
+            return None
+        member = outer.band_n_member() - 1
+    if member == 0 and parent_mark(outer) is not None:
+        return None
+    inner = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(members - 1))
+    if not jam_order_kept(outer, member, inner, dependences):
+        return None
+    loop_text = " / ".join(sorted(set(member_expressions(outer, member).values())))
+    inner_text = " / ".join(sorted(set(member_expressions(band, members - 1).values())))
+    return Jam(outer_path, loop_text, inner_text, factor, (), recurrence=True)
+
+
+def _every_statement_iterates(band: isl.ScheduleNode, member: int) -> bool:
+    """Whether ``member`` depends on the iterators of every statement below the band, so that it is one
+    loop around all of them (no statement runs once before or after it)."""
+    varies = [True]
+
+    def visit(piece: isl.PwAff) -> None:
+        inputs = piece.dim(isl.dim_type.in_)
+        varies[0] = varies[0] and piece.involves_dims(isl.dim_type.in_, 0, inputs)
+
+    band.band_get_partial_schedule().get_union_pw_aff(member).foreach_pw_aff(visit)
+    return varies[0]
+
+
+def _has_mark_below(band: isl.ScheduleNode) -> bool:
+    found = [False]
+
+    def visit(node: isl.ScheduleNode) -> bool:
+        found[0] = found[0] or node.get_type() == _NODE.mark
+        return not found[0]
+
+    band.foreach_descendant_top_down(visit)
+    return found[0]
+
+
+def jam_order_kept(band: isl.ScheduleNode, member: int, inner: isl.UnionMap, dependences: isl.UnionMap) -> bool:
+    """Whether no dependence between instances below ``band`` at one point of the loops outside
+    ``member`` goes to a later iteration of ``member`` and an earlier one of the ``inner`` loop: the
+    copies of the unrolled loop may then run interleaved, in their order, in each inner iteration."""
+    loop = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    crossing = loop.lex_lt_union_map(loop).intersect(inner.lex_gt_union_map(inner))
+    return same_outer(band, member, dependences).intersect(crossing).is_empty()
 
 
 def jam_legal(band: isl.ScheduleNode, member: int, vector: isl.ScheduleNode, dependences: isl.UnionMap) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.handwritten import Case, check_case
+from tests.e2e.handwritten import Case, check_case, check_program
 
 CASES = {
     # C[i][j] over k: the k loop is jammed into the vector loop over j.
@@ -30,6 +30,19 @@ CASES = {
         "    D[1][i][j] = y[j];\n  }\n",
         "_j + 3;",
     ),
+    # A recurrence along j in every row and a dependence from the row above: rows jammed into j.
+    "row-recurrence": Case(
+        "double",
+        "for (l = 0; l < 4; l++)\n  for (i = 1; i < M; i++)\n    for (j = 1; j < N; j++)\n"
+        "      D[1][i][j] = D[1][i - 1][j] * 0.25 + D[1][i][j - 1] * 0.5 + A[i][j];\n",
+        "c2_from",
+    ),
+    "row-recurrence-float": Case(
+        "float",
+        "for (i = 1; i < M; i++)\n  for (j = 1; j < N; j++)\n"
+        "    D[1][i][j] = D[1][i - 1][j] * 0.25f + D[1][i][j - 1] * 0.5f;\n",
+        "c1_from",
+    ),
     # A dependence across columns: nothing is jammed.
     "across": Case(
         "double",
@@ -44,3 +57,40 @@ CASES = {
 @pytest.mark.parametrize("sizes", [(), ("M=9", "N=3")])
 def test_jammed_loops_keep_the_result(tmp_path: Path, name: str, sizes: tuple[str, ...]) -> None:
     check_case(tmp_path, name, CASES[name], sizes, exact_flags=["--no-reassociate"])
+
+
+# A Gauss-Seidel sweep: tiled, its band skewed, its rows jammed into the recurrence along the columns
+# (whose bounds depend on the row in the skewed tiles).
+SEIDEL = """#include <stdio.h>
+#ifndef N
+# define N 1000
+#endif
+#ifndef T
+# define T 6
+#endif
+static double A[N][N];
+
+int main(void)
+{
+  int t, i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      A[i][j] = (double)((i * 5 + j * 3) % 13) / 7;
+#pragma scop
+  for (t = 0; t < T; t++)
+    for (i = 1; i < N - 1; i++)
+      for (j = 1; j < N - 1; j++)
+        A[i][j] = (A[i - 1][j - 1] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j] + A[i + 1][j]) / 5.0;
+#pragma endscop
+  for (i = 0; i < N; i++)
+    for (j = i % 13; j < N; j += 13)
+      printf("%.17g ", A[i][j]);
+  printf("\\n");
+  return 0;
+}
+"""
+
+
+def test_a_tiled_gauss_seidel_sweep_keeps_its_result(tmp_path: Path) -> None:
+    stderr = check_program(tmp_path, "seidel", SEIDEL, ["--report"], "_from = ")
+    assert "copies of its recurrence interleaved" in stderr

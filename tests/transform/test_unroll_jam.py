@@ -1,6 +1,7 @@
 """Tests for ``polyopt.transform.unroll_jam``: the loop around a vector loop is unrolled and jammed into
 it when an element it updates stays in a register, every dependence stays within one vector-loop
-iteration, and the vector loop's bounds do not depend on it."""
+iteration, and the vector loop's bounds do not depend on it; the loop around a scalar loop that
+carries a dependence, when no dependence goes to a later copy and an earlier column."""
 
 from __future__ import annotations
 
@@ -85,3 +86,62 @@ def test_verification_rejects_a_jam_across_columns(kernel_of: KernelOf) -> None:
     with pytest.raises(IllegalTransform):
         verify_schedule(kernel.model, forced, kernel.deps)
     verify_schedule(kernel.model, schedule, kernel.deps)
+
+
+# B[i][j] waits for B[i][j - 1] (a recurrence along j) and for B[i - 1][j + 1]: distance (1, -1).
+RECURRENCE = (
+    "for (i = 1; i < n; i++)\n  for (j = 1; j < n - 1; j++)\n    B[i][j] = B[i - 1][j + 1] * 0.5 + B[i][j - 1];\n"
+)
+
+
+@pytest.mark.parametrize(
+    "bands",
+    [("{ S0[i, j] -> [i, i + j] }",), ("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [i + j] }")],
+    ids=["one band", "two bands"],
+)
+def test_rows_are_jammed_into_a_skewed_recurrence(kernel_of: KernelOf, bands: tuple[str, ...]) -> None:
+    kernel = kernel_of(RECURRENCE)
+    schedule = kernel.band_schedule(*bands)
+
+    plan = plan_unroll_jam(kernel.model, schedule, kernel.full, 4)
+
+    (jam,) = plan.jams
+    assert (jam.path, jam.loop, jam.vector, jam.recurrence, jam.accumulators) == ((0,), "i", "i + j", True, ())
+    jammed = apply_unroll_jam(schedule, plan)
+    assert_legal(jammed, kernel.full)
+    ((_, band),) = marked_bands(jammed, JAM_MARK)
+    assert band.band_n_member() == 1 and band.child(0).get_type() == isl.schedule_node_type.band
+    verify_schedule(kernel.model, jammed, kernel.deps)
+
+
+KEPT_SCALAR = {
+    # (i - 1, j + 1) -> (i, j): a jammed row would run before the column it reads from the row above.
+    "a dependence across columns": (RECURRENCE, ("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [j] }")),
+    # The scalar loop carries no dependence: nothing to overlap.
+    "no recurrence": (
+        "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    B[i][j] = A[i][j] * 2;\n",
+        ("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [j] }"),
+    ),
+    # S0 runs once per row before the loop over j: the row's body is not one loop.
+    "a statement outside the loop": (
+        "for (i = 0; i < n; i++) {\n  z[i] = 0;\n  for (j = 0; j < n; j++)\n    z[i] = z[i] * 0.5 + A[i][j];\n}\n",
+        ("{ S0[i] -> [i]; S1[i, j] -> [i] }", "{ S0[i] -> [-1]; S1[i, j] -> [j] }"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KEPT_SCALAR))
+def test_scalar_loops_are_kept(kernel_of: KernelOf, case: str) -> None:
+    body, bands = KEPT_SCALAR[case]
+    kernel = kernel_of(body)
+    assert plan_unroll_jam(kernel.model, kernel.band_schedule(*bands), kernel.full, 4).jams == ()
+
+
+def test_verification_rejects_rows_jammed_across_columns(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(RECURRENCE)
+    schedule = kernel.band_schedule("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [j] }")
+    forced = apply_unroll_jam(schedule, JamPlan((Jam((0,), "i", "j", 4, (), recurrence=True),)))
+
+    assert len(marked_bands(forced, JAM_MARK)) == 1
+    with pytest.raises(IllegalTransform):
+        verify_schedule(kernel.model, forced, kernel.deps)
