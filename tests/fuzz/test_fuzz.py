@@ -522,6 +522,7 @@ SWEEP_FEATURES = [
     ("an integer sweep", r"^\s+\w\[j\](\[k\])? = \(.*\) % 1009;"),
     ("a statement beside the sweeps", r"^\s+\w\[i\](\[0\])? = \w+\["),
     ("a sweep from 2 to n - 2", r"for \([jk] = 2; [jk] < n - 2; "),
+    ("a sweep in place", r"^\s+(\w)\[j\]\[k\] = 0\.2 \* \(\1\[j\]\[k\] \+ \1\[j - 1\]\[k\]"),
 ]
 
 
@@ -546,9 +547,21 @@ def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
     assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
 
 
+def test_sweep_programs_get_rows_jammed_into_a_recurrence() -> None:
+    jammed = 0
+    for seed in range(40):
+        options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
+        outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
+        assert not outcome.warnings, seed
+        reports = [format_report(region.report) for region in outcome.regions if region.report]
+        jammed += any("copies of its recurrence interleaved" in text for text in reports)
+
+    assert jammed >= 2
+
+
 def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep() -> None:
     wavefronts = 0
-    for seed in range(8):
+    for seed in range(12):
         options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
         outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
         assert not outcome.warnings, seed

@@ -43,7 +43,8 @@ families, each at the edge of a rewrite's precondition:
   bounds (from ``k`` or ``k + 1``), a second statement in the innermost body or a guard;
 - out-of-place sweeps under a time loop (``B[j][k] = 0.2 * (A[j][k] + A[j][k - 1] + ...)``, then
   ``A`` from ``B``; jacobi-1d, jacobi-2d, fdtd-2d), over one or two space dimensions, two or three
-  arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them.
+  arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them, or
+  one array swept in place (seidel-2d).
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
 updates; ``"sweeps"``: the sweeps under a time loop), for a campaign that targets one rewrite.

@@ -2,7 +2,9 @@
 (jacobi-1d, jacobi-2d, fdtd-2d): ``B[j][k] = 0.2 * (A[j][k] + A[j][k - 1] + ...)``, then
 ``A[j][k] = 0.2 * (B[j][k] + ...)``.  isl skews such a nest into one band whose tiles run as a
 wavefront, and the sweeps share the rows of a tile's point band until they are distributed
-(``polyopt.transform.distribution``)."""
+(``polyopt.transform.distribution``).  Sometimes one array is swept in place (seidel-2d's
+Gauss-Seidel sweep): its innermost loop carries a recurrence, and its rows are jammed into it
+where no dependence runs to a later row and an earlier column (``polyopt.transform.unroll_jam``)."""
 
 from __future__ import annotations
 
@@ -73,8 +75,8 @@ def _boundary(builder: Builder, target: Array, rank: int, steps: int) -> Stmt:
 
 
 def sweeps(builder: Builder) -> list[Node]:
-    """A time loop over two or three sweeps, each reading the array the previous one wrote, over one or
-    two space dimensions, sometimes with a statement beside them."""
+    """A time loop over two or three sweeps, each reading the array the previous one wrote, or over one
+    sweep in place, over one or two space dimensions, sometimes with a statement beside them."""
     rng = builder.rng
     rank = rng.choice((1, 2, 2, 2))
     ctype = rng.choice(("double", "double", "double", "int"))
@@ -85,6 +87,8 @@ def sweeps(builder: Builder) -> list[Node]:
         cycle.append(builder.pool_array((ctype,), rank, writable=True, avoid=(first, second)))
     steps = rng.randint(2, 5)
     body = [_sweep(builder, source, cycle[(position + 1) % len(cycle)], rank) for position, source in enumerate(cycle)]
+    if rng.random() < 0.25:
+        body = [_sweep(builder, first, first, rank)]
     if builder.maybe(0.25):
         body.insert(rng.randrange(len(body) + 1), _boundary(builder, first, rank, steps))
     return [Loop(f"for ({ITERATORS[0]} = 0; {ITERATORS[0]} < {steps}; {ITERATORS[0]}++)", tuple(body))]
