@@ -1,7 +1,8 @@
 """Rectangular tiling of permutable bands.
 
 Public: ``TilingOptions``, ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
-``apply_tiling``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_band_paths``, ``FALLBACK_SIZE``.
+``apply_tiling``, ``tile_band``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_band_paths``,
+``FALLBACK_SIZE``.
 
 Every permutable band of two or more members is tiled, unless the tile-size
 model finds that the data one iteration of its outer loop touches already stays
@@ -271,14 +272,14 @@ def _reason(given: int, members: int, rest: str) -> str:
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
     """Tile the planned bands; deepest first, so that earlier paths stay valid."""
     for tiled in sorted(plan.bands, key=lambda band: band.path, reverse=True):
-        band = _tile(node_at(schedule, tiled.path), tiled.sizes)
+        band = tile_band(node_at(schedule, tiled.path), tiled.sizes)
         if tiled.outer_sizes:
-            band = _tile(band, tiled.outer_sizes)
+            band = tile_band(band, tiled.outer_sizes)
         schedule = band.get_schedule()
     return schedule
 
 
-def _tile(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNode:
+def tile_band(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNode:
     """Tile ``band``; return the new tile band (the point band is its child)."""
     values = isl.MultiVal.zero(band.band_get_space())
     for member, size in enumerate(sizes):

@@ -23,7 +23,9 @@ before it (six additions and a division), so a row is latency-bound.  The rows o
 band member just outside it; with ``u`` rows jammed, ``u`` recurrences run interleaved.  That is legal
 when no dependence at one point of the outer loops goes from a row to a later row and to an earlier
 column (``jam_order_kept``); the column bounds may depend on the row (the code generator runs each
-copy's columns before and after the range common to all copies on their own).
+copy's columns before and after the range common to all copies on their own).  A parallel loop of
+rows (adi's back substitution ``u[i][j] = p[i][j] * u[i][j + 1] + q[i][j]``) is first strip-mined by
+the factor: its blocks stay parallel and the rows of a block are jammed.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.marks import JAM_MARK, SIMD_MARK, LoopMark
+from polyopt.marks import JAM_MARK, PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     band_has_inner_band,
@@ -45,6 +47,7 @@ from polyopt.schedule_tree import (
     parent_mark,
     same_outer,
 )
+from polyopt.transform.tiling import tile_band
 
 _NODE = isl.schedule_node_type
 
@@ -60,11 +63,13 @@ class Jam:
     factor: int
     accumulators: tuple[str, ...]
     recurrence: bool = False
+    strip: bool = False  # a parallel loop, strip-mined by ``factor`` first: its blocks stay parallel
 
     def describe(self) -> str:
         if self.recurrence:
+            blocks = f" (in parallel blocks of {self.factor})" if self.strip else ""
             return (
-                f"loop {self.loop} unrolled by {self.factor} and jammed into loop {self.vector}: "
+                f"loop {self.loop} unrolled by {self.factor}{blocks} and jammed into loop {self.vector}: "
                 f"{self.factor} copies of its recurrence interleaved"
             )
         return (
@@ -97,6 +102,8 @@ def apply_unroll_jam(schedule: isl.Schedule, plan: JamPlan) -> isl.Schedule:
             band = band.band_split(band.band_n_member() - 1)
         if band.band_n_member() > 1:
             band = band.band_split(band.band_n_member() - 1).child(0)
+        if jam.strip:
+            band = tile_band(band, (jam.factor,)).child(0)
         schedule = insert_loop_mark(band, JAM_MARK, factor=jam.factor).get_schedule()
     return schedule
 
@@ -163,14 +170,15 @@ def _recurrence_jam(
         if outer.get_type() != _NODE.band:
             return None
         member = outer.band_n_member() - 1
-    if member == 0 and parent_mark(outer) is not None:
+    mark = parent_mark(outer) if member == 0 else None
+    if mark is not None and mark.kind != PARALLEL_MARK:
         return None
     inner = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(members - 1))
     if not jam_order_kept(outer, member, inner, dependences):
         return None
     loop_text = " / ".join(sorted(set(member_expressions(outer, member).values())))
     inner_text = " / ".join(sorted(set(member_expressions(band, members - 1).values())))
-    return Jam(outer_path, loop_text, inner_text, factor, (), recurrence=True)
+    return Jam(outer_path, loop_text, inner_text, factor, (), recurrence=True, strip=mark is not None)
 
 
 def _every_statement_iterates(band: isl.ScheduleNode, member: int) -> bool:

@@ -53,6 +53,19 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("sizes", [(), ("M=9", "N=3")])
+def test_parallel_rows_jammed_in_blocks_keep_the_result(tmp_path: Path, sizes: tuple[str, ...]) -> None:
+    # A back substitution along each row (adi's last sweep); the rows are a parallel loop.
+    case = Case(
+        "double",
+        "for (i = 0; i < M; i++)\n  for (j = N - 2; j >= 0; j--)\n"
+        "    D[1][i][j] = D[1][i][j + 1] * A[i][j] + B[i][j];\n",
+        "c1_j += 4",
+    )
+    flags = ["--parallel-work=1"]
+    check_case(tmp_path, "parallel-rows", case, sizes, exact_flags=[*flags, "--no-reassociate"], flags=flags)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("sizes", [(), ("M=9", "N=3")])
 def test_jammed_loops_keep_the_result(tmp_path: Path, name: str, sizes: tuple[str, ...]) -> None:

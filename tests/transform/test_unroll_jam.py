@@ -9,7 +9,8 @@ import islpy as isl
 import pytest
 
 from polyopt.diagnostics import IllegalTransform
-from polyopt.marks import JAM_MARK, LoopMark
+from polyopt.marks import JAM_MARK, PARALLEL_MARK, LoopMark
+from polyopt.schedule_tree import insert_loop_mark, node_at
 from polyopt.transform.unroll_jam import Jam, JamPlan, apply_unroll_jam, plan_unroll_jam
 from polyopt.transform.vector import apply_vector, plan_vector
 from polyopt.verify import verify_schedule
@@ -145,3 +146,22 @@ def test_verification_rejects_rows_jammed_across_columns(kernel_of: KernelOf) ->
     assert len(marked_bands(forced, JAM_MARK)) == 1
     with pytest.raises(IllegalTransform):
         verify_schedule(kernel.model, forced, kernel.deps)
+
+
+def test_a_parallel_loop_of_rows_is_jammed_in_parallel_blocks(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(
+        "for (i = 0; i < n; i++)\n  for (j = 1; j < n; j++)\n    B[i][j] = B[i][j - 1] * 0.5 + A[i][j];\n"
+    )
+    schedule = kernel.band_schedule("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [j] }")
+    schedule = insert_loop_mark(node_at(schedule, (0,)), PARALLEL_MARK).get_schedule()
+
+    plan = plan_unroll_jam(kernel.model, schedule, kernel.full, 4)
+
+    (jam,) = plan.jams
+    assert (jam.loop, jam.vector, jam.recurrence, jam.strip) == ("i", "j", True, True)
+    jammed = apply_unroll_jam(schedule, plan)
+    ((_, blocks),) = marked_bands(jammed, PARALLEL_MARK)
+    ((_, rows),) = marked_bands(jammed, JAM_MARK)
+    assert "floor((i)/4)" in blocks.band_get_partial_schedule().to_str() and rows.parent().parent().is_equal(blocks)
+    assert_legal(jammed, kernel.full)
+    verify_schedule(kernel.model, jammed, kernel.deps)
