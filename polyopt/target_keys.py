@@ -244,7 +244,8 @@ KEYS = (
         0,
         None,
         "the unroll-and-jam factor",
-        "copies of the loop around a vector loop jammed into it to keep an accumulator in registers (0, 1: none)",
+        "copies of the loop around an innermost loop jammed into it: an accumulator in registers, "
+        "recurrences interleaved (0, 1: none)",
     ),
 )
 SETTINGS = tuple(key.field for key in KEYS)  # the fields a target file sets
