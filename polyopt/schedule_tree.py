@@ -1,6 +1,6 @@
 """Small read-only helpers on isl schedule trees.
 
-Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, ``carries``,
+Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, ``member_map``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
@@ -85,6 +85,11 @@ def same_outer(band: isl.ScheduleNode, member: int, pairs: isl.UnionMap) -> isl.
     return local
 
 
+def member_map(band: isl.ScheduleNode, member: int) -> isl.UnionMap:
+    """Band ``member``'s schedule as a map from statement instances to its values."""
+    return isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+
+
 def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:
     """Whether band ``member`` carries a dependence between instances below the band.
 
@@ -93,7 +98,7 @@ def carries(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> b
     differs on this member: the loop cannot run its iterations in parallel.
     """
     local = same_outer(band, member, dependences)
-    this = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    this = member_map(band, member)
     return not local.subtract(_same_value(this)).is_empty()
 
 

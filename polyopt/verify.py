@@ -20,7 +20,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
-from polyopt.schedule_tree import band_nodes, carries, parent_mark, schedule_respects
+from polyopt.schedule_tree import band_nodes, carries, member_map, parent_mark, schedule_respects
 from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.unroll_jam import jam_legal, jam_order_kept
 
@@ -51,13 +51,12 @@ def _check_jam(band: isl.ScheduleNode, dependences: isl.UnionMap) -> None:
     """Re-prove a jam mark: into a vector loop (below a simd mark) or into a scalar loop (the band below)."""
     inner = band.child(0)
     if inner.get_type() == isl.schedule_node_type.mark:
-        if not jam_legal(band, 0, inner.child(0), dependences):
+        if not jam_legal(band, 0, member_map(inner.child(0), 0), dependences):
             raise IllegalTransform("a loop jammed into a vector loop has a dependence across its iterations")
         return
     if inner.get_type() != isl.schedule_node_type.band:
         raise IllegalTransform("a loop marked for unroll-and-jam encloses no inner loop")
-    column = isl.UnionMap.from_union_pw_aff(inner.band_get_partial_schedule().get_union_pw_aff(0))
-    if not jam_order_kept(band, 0, column, dependences):
+    if not jam_order_kept(band, 0, member_map(inner, 0), dependences):
         raise IllegalTransform("a loop jammed into an inner loop has a dependence to a later copy, earlier column")
 
 

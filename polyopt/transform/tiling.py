@@ -35,6 +35,7 @@ from polyopt.schedule_tree import (
     band_has_inner_band,
     band_nodes,
     band_statements,
+    member_map,
     moved_outermost,
     node_at,
     parallel_outermost,
@@ -91,9 +92,7 @@ class TilePlan:
 def member_extent(band: isl.ScheduleNode, member: int, parameters: Mapping[str, int] | None = None) -> int | None:
     """The number of values band ``member`` takes, when it is a known constant (at
     ``parameters``, when given)."""
-    values = band.get_domain().apply(
-        isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
-    )
+    values = band.get_domain().apply(member_map(band, member))
     if values.is_empty():
         return 0
     values = isl_util.at_parameters(isl.Set.from_union_set(values), parameters or {})

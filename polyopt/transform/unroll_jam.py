@@ -43,6 +43,7 @@ from polyopt.schedule_tree import (
     carries,
     insert_loop_mark,
     member_expressions,
+    member_map,
     node_at,
     parent_mark,
     same_outer,
@@ -129,9 +130,9 @@ def _jam(
     member = band.band_n_member() - 1
     if vector is None or (member == 0 and parent_mark(band) is not None):
         return None
-    loop = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
-    inner = isl.UnionMap.from_union_pw_aff(vector.band_get_partial_schedule().get_union_pw_aff(0))
-    if not jam_legal(band, member, vector, dependences):
+    loop = member_map(band, member)
+    inner = member_map(vector, 0)
+    if not jam_legal(band, member, inner, dependences):
         return None
     if not _independent_bounds(band, loop, inner):
         return None
@@ -173,7 +174,7 @@ def _recurrence_jam(
     mark = parent_mark(outer) if member == 0 else None
     if mark is not None and mark.kind != PARALLEL_MARK:
         return None
-    inner = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(members - 1))
+    inner = member_map(band, members - 1)
     if not jam_order_kept(outer, member, inner, dependences):
         return None
     loop_text = " / ".join(sorted(set(member_expressions(outer, member).values())))
@@ -209,16 +210,15 @@ def jam_order_kept(band: isl.ScheduleNode, member: int, inner: isl.UnionMap, dep
     """Whether no dependence between instances below ``band`` at one point of the loops outside
     ``member`` goes to a later iteration of ``member`` and an earlier one of the ``inner`` loop: the
     copies of the unrolled loop may then run interleaved, in their order, in each inner iteration."""
-    loop = isl.UnionMap.from_union_pw_aff(band.band_get_partial_schedule().get_union_pw_aff(member))
+    loop = member_map(band, member)
     crossing = loop.lex_lt_union_map(loop).intersect(inner.lex_gt_union_map(inner))
     return same_outer(band, member, dependences).intersect(crossing).is_empty()
 
 
-def jam_legal(band: isl.ScheduleNode, member: int, vector: isl.ScheduleNode, dependences: isl.UnionMap) -> bool:
+def jam_legal(band: isl.ScheduleNode, member: int, inner: isl.UnionMap, dependences: isl.UnionMap) -> bool:
     """Whether every dependence between instances below ``band`` at one point of the loops outside
-    ``member`` joins instances of one iteration of the ``vector`` band's loop: the copies of the
+    ``member`` joins instances of one iteration of the vector loop ``inner``: the copies of the
     unrolled loop may then run in any order within one vector iteration, which stays parallel."""
-    inner = isl.UnionMap.from_union_pw_aff(vector.band_get_partial_schedule().get_union_pw_aff(0))
     return same_outer(band, member, dependences).is_subset(inner.apply_range(inner.reverse()))
 
 

@@ -37,6 +37,7 @@ from polyopt.schedule_tree import (
     insert_loop_mark,
     mark_parent,
     member_expressions,
+    member_map,
     members,
     moved_innermost,
     node_at,
@@ -193,7 +194,7 @@ def runs_recurrence(band: isl.ScheduleNode, member: int, dependences: isl.UnionM
     which gcc still vectorizes around)."""
     permuted = moved_innermost(band, member)
     last = band.band_n_member() - 1
-    this = isl.UnionMap.from_union_pw_aff(permuted.band_get_partial_schedule().get_union_pw_aff(last))
+    this = member_map(permuted, last)
     for piece in _own(dependences):
         pairs = same_outer(permuted, last, isl.UnionMap.from_map(piece)).apply_domain(this).apply_range(this)
         if pairs.is_empty():
