@@ -547,26 +547,24 @@ def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
     assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
 
 
-def test_sweep_programs_get_rows_jammed_into_a_recurrence() -> None:
-    jammed = 0
-    for seed in range(40):
-        options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
+def _sweep_reports(seeds: range) -> Iterator[list[str]]:
+    """The reports of each sweep program's regions, optimized down the paths of large ones (threads, tiles)."""
+    options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
+    for seed in seeds:
         outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
         assert not outcome.warnings, seed
-        reports = [format_report(region.report) for region in outcome.regions if region.report]
-        jammed += any("copies of its recurrence interleaved" in text for text in reports)
+        yield [format_report(region.report) for region in outcome.regions if region.report]
+
+
+def test_sweep_programs_get_rows_jammed_into_a_recurrence() -> None:
+    reports = _sweep_reports(range(40))
+    jammed = sum(any("copies of its recurrence interleaved" in text for text in texts) for texts in reports)
 
     assert jammed >= 2
 
 
 def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep() -> None:
-    wavefronts = 0
-    for seed in range(12):
-        options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
-        outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
-        assert not outcome.warnings, seed
-        for region in outcome.regions:
-            text = format_report(region.report) if region.report else ""
-            wavefronts += "wavefront over tiles" in text and "split into loops over" in text
+    texts = [text for texts in _sweep_reports(range(12)) for text in texts]
+    wavefronts = sum("wavefront over tiles" in text and "split into loops over" in text for text in texts)
 
     assert wavefronts >= 3
