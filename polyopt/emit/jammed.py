@@ -32,8 +32,8 @@ def jammed(nodes: tuple[CNode, ...], iterator: str, factor: int) -> tuple[tuple[
     helpers: set[str] = set()
     for node in nodes:
         if isinstance(node, CFor) and node.iterator == iterator:
-            loops = _jammed_loop(node, factor)
-            helpers |= JAM_HELPERS if _is_interleaved(loops) else set()
+            loops, loop_helpers = _jammed_loop(node, factor)
+            helpers |= loop_helpers
             result.extend(loops)
             continue
         if isinstance(node, CIf):
@@ -49,12 +49,6 @@ def jammed(nodes: tuple[CNode, ...], iterator: str, factor: int) -> tuple[tuple[
     return tuple(result), frozenset(helpers)
 
 
-def _is_interleaved(loops: tuple[CNode, ...]) -> bool:
-    """Whether ``loops`` (a rewritten loop) run a scalar loop's copies interleaved (they declare bounds)."""
-    main = loops[0]
-    return len(loops) == 2 and isinstance(main, CFor) and any(isinstance(node, CDecl) for node in main.body)
-
-
 def _last(loop: CFor) -> str | None:
     """The loop's last value as C, when its condition is an upper bound on its iterator."""
     match = re.fullmatch(rf"{re.escape(loop.iterator)} (<=|<) (.+)", loop.cond)
@@ -64,18 +58,20 @@ def _last(loop: CFor) -> str | None:
     return f"({bound})" if operator == "<=" else f"({bound}) - 1"
 
 
-def _jammed_loop(loop: CFor, factor: int) -> tuple[CNode, ...]:
+def _jammed_loop(loop: CFor, factor: int) -> tuple[tuple[CNode, ...], frozenset[str]]:
+    """The rewritten loop (itself when it cannot be rewritten: an OpenMP loop is never split) and the
+    helper macros it calls."""
     last = _last(loop)
     uses = re.compile(rf"\b{re.escape(loop.iterator)}\b")
-    if last is None or len(loop.body) != 1 or not isinstance(loop.body[0], CFor):
-        return (loop,)
+    if last is None or loop.pragmas or len(loop.body) != 1 or not isinstance(loop.body[0], CFor):
+        return (loop,), frozenset()
     vector = loop.body[0]
     if not vector.pragmas:
         return _interleaved(loop, last, factor)
     if uses.search(f"{vector.init} {vector.cond} {vector.step}"):
-        return (loop,)
+        return (loop,), frozenset()
     copies = tuple(_copy(loop.iterator, q, vector.body) for q in range(factor))
-    return _blocks(loop, last, factor, (replace(vector, body=copies),))
+    return _blocks(loop, last, factor, (replace(vector, body=copies),)), frozenset()
 
 
 def _copy(iterator: str, copy: int, body: tuple[CNode, ...]) -> CBlock:
@@ -93,14 +89,14 @@ def _blocks(loop: CFor, last: str, factor: int, body: tuple[CNode, ...]) -> tupl
     return main, replace(loop, init=rest)
 
 
-def _interleaved(loop: CFor, last: str, factor: int) -> tuple[CNode, ...]:
+def _interleaved(loop: CFor, last: str, factor: int) -> tuple[tuple[CNode, ...], frozenset[str]]:
     """The rows of ``loop`` in blocks of ``factor`` around its scalar inner loop, whose bounds may use the
     row: each copy's columns below the common range, the common range jammed, each copy's columns above."""
     inner = loop.body[0]
     assert isinstance(inner, CFor)
     inner_last = _last(inner)
     if inner_last is None:
-        return (loop,)
+        return (loop,), frozenset()
     outer, column = f"{loop.iterator}_j", inner.iterator
     row = re.compile(rf"\b{re.escape(loop.iterator)}\b")
     decls: list[CNode] = []
@@ -126,7 +122,7 @@ def _interleaved(loop: CFor, last: str, factor: int) -> tuple[CNode, ...]:
         body=tuple(_copy(loop.iterator, q, inner.body) for q in range(factor)),
     )
     above = [columns(q, call("polyopt_max", [lows[q], f"{common_high} + 1"]), highs[q]) for q in range(factor)]
-    return _blocks(loop, last, factor, (*decls, *below, common, *above))
+    return _blocks(loop, last, factor, (*decls, *below, common, *above)), JAM_HELPERS
 
 
 def _fold(function: str, arguments: list[str]) -> str:

@@ -5,6 +5,7 @@ compiling the printed loops)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ from tests.support import compile_c, needs_gcc, run_binary
 
 VECTOR = CFor("c2", "0", "c2 < n", "1", (CStmt("C[c2] += A[c1][c2] * (c1 + 1);"),), pragmas=("omp simd",))
 LOOP = CFor("c1", "lo", "c1 <= hi", "1", (VECTOR,), bound=("<=", "hi"))
+STAMP = (CStmt("X[c1][c2] = t++;"), CStmt("K[c1][c2]++;"))  # the order and the number of runs of a point
+ROW = CFor("c2", "polyopt_max(0, c1 - 5)", "c2 <= polyopt_min(n - 1, c1 + 2)", "1", STAMP)
+ROWS = CFor("c1", "lo", "c1 <= hi", "1", (ROW,), bound=("<=", "hi"))
 
 
 def test_the_copies_shadow_the_loop_iterator() -> None:
@@ -42,14 +46,10 @@ def test_loops_that_cannot_be_jammed_are_kept() -> None:
     two = CFor("c1", "lo", "c1 <= hi", "1", (VECTOR, VECTOR))
     steps = CFor("c1", "lo", "c1 <= hi", "2", (VECTOR,))
     scalar_steps = CFor("c1", "lo", "c1 <= hi", "1", (CFor("c2", "0", "c2 < n", "2", VECTOR.body),))
-    loops: tuple[CNode, ...] = (triangle, two, steps, scalar_steps)
+    parallel = replace(ROWS, pragmas=("omp for",))
+    loops: tuple[CNode, ...] = (triangle, two, steps, scalar_steps, parallel)
 
     assert jammed(loops, "c1", 4) == (loops, frozenset())
-
-
-STAMP = (CStmt("X[c1][c2] = t++;"), CStmt("K[c1][c2]++;"))  # the order and the number of runs of a point
-ROW = CFor("c2", "polyopt_max(0, c1 - 5)", "c2 <= polyopt_min(n - 1, c1 + 2)", "1", STAMP)
-ROWS = CFor("c1", "lo", "c1 <= hi", "1", (ROW,), bound=("<=", "hi"))
 
 
 def test_a_scalar_loop_runs_each_copy_around_the_common_columns() -> None:
