@@ -1,7 +1,7 @@
 """Small read-only helpers on isl schedule trees.
 
 Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, ``member_map``, ``carries``,
-``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``,
+``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``, ``has_below``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
 ``outermost_bands``, ``has_outer_parallel``,
@@ -134,14 +134,19 @@ def replace_band(band: isl.ScheduleNode, new_members: list[isl.UnionPwAff], perm
 
 def band_has_inner_band(band: isl.ScheduleNode) -> bool:
     """Whether another band lies below ``band``."""
+    return has_below(band, _NODE.band)
+
+
+def has_below(top: isl.ScheduleNode, kind: isl.schedule_node_type) -> bool:
+    """Whether a node of type ``kind`` other than ``top`` lies below ``top``."""
     found = [False]
 
     def visit(node: isl.ScheduleNode) -> bool:
-        if node.get_type() == _NODE.band and not node.is_equal(band):
+        if node.get_type() == kind and not node.is_equal(top):
             found[0] = True
         return not found[0]
 
-    band.foreach_descendant_top_down(visit)
+    top.foreach_descendant_top_down(visit)
     return found[0]
 
 

@@ -41,6 +41,7 @@ from polyopt.schedule_tree import (
     band_nodes,
     band_statements,
     carries,
+    has_below,
     insert_loop_mark,
     member_expressions,
     member_map,
@@ -161,7 +162,7 @@ def _recurrence_jam(
     """The jam of the loop around ``band``'s last member, an innermost scalar loop that carries a
     dependence: the band's second-last member, or else the last member of the band directly above."""
     members = band.band_n_member()
-    if band_has_inner_band(band) or _has_mark_below(band):
+    if band_has_inner_band(band) or has_below(band, _NODE.mark):
         return None
     if not carries(band, members - 1, dependences) or not _every_statement_iterates(band, members - 1):
         return None
@@ -193,17 +194,6 @@ def _every_statement_iterates(band: isl.ScheduleNode, member: int) -> bool:
 
     band.band_get_partial_schedule().get_union_pw_aff(member).foreach_pw_aff(visit)
     return varies[0]
-
-
-def _has_mark_below(band: isl.ScheduleNode) -> bool:
-    found = [False]
-
-    def visit(node: isl.ScheduleNode) -> bool:
-        found[0] = found[0] or node.get_type() == _NODE.mark
-        return not found[0]
-
-    band.foreach_descendant_top_down(visit)
-    return found[0]
 
 
 def jam_order_kept(band: isl.ScheduleNode, member: int, inner: isl.UnionMap, dependences: isl.UnionMap) -> bool:
