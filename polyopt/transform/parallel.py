@@ -82,10 +82,27 @@ class ParallelPlan:
 
 
 def _work_dimensions(band: isl.ScheduleNode) -> int:
-    """Loop dimensions of the band's statements that lie below the enclosing schedule."""
+    """Loop dimensions of the band's statements that lie below the enclosing loops."""
     dims: list[int] = []
     band.get_domain().foreach_set(lambda domain: dims.append(domain.dim(isl.dim_type.set)))
-    return max(dims, default=0) - band.get_schedule_depth()
+    return max(dims, default=0) - _enclosing_dimensions(band)
+
+
+def _enclosing_dimensions(node: isl.ScheduleNode) -> int:
+    """The members of the bands around ``node``, without those of a band whose values follow from
+    the bands between it and ``node`` (the tile loops of point loops that also enclose ``node``)."""
+    domain = node.get_domain()
+    inside: isl.UnionMap | None = None
+    count = 0
+    while node.has_parent():
+        node = node.parent()
+        if node.get_type() != isl.schedule_node_type.band:
+            continue
+        values = node.band_get_partial_schedule_union_map().intersect_domain(domain)
+        if inside is None or not inside.reverse().apply_range(values).is_single_valued():
+            count += node.band_n_member()
+        inside = values if inside is None else values.flat_range_product(inside)
+    return count
 
 
 def _clauses(
