@@ -8,7 +8,8 @@ long size: the profile's ``tile-inner-vectors`` vector registers' worth of eleme
 extent when shorter.  τ is the positive root of footprint(τ) = capacity, floored.  The capacity is L1, or a share of L2
 when larger (``tile_capacity``); when even a tile of the largest reuse dimension would be shorter
 than ``MIN_TILE`` there (the inner member's rows leave no room), it is the L2 cache, as the thesis
-falls back to L2 (Ch. 3, Alg. 2).
+falls back to L2 (Ch. 3, Alg. 2), and when that still holds, the L3 cache (a time tile of whole
+planes of a 3-D stencil), shared by the cores that run tiles at once.
 
 The rules of ``polyopt.analysis.tile_rules`` then run in order (``RULES``), each switchable off;
 ``--report`` names those that fired.  For ``--l2tile`` the L1 tiles are grouped into L2 tiles:
@@ -101,8 +102,20 @@ def solve(facts: BandFacts, length: int, held: str) -> tuple[Solve, list[int]]:
     root = math.floor(positive_root(touched, capacity))
     if root < MIN_TILE and machine.l2 > machine.l1:
         level, capacity, root = "L2", machine.l2, math.floor(positive_root(touched, machine.l2))
+    if root < MIN_TILE and machine.l3 > machine.l2:
+        level, capacity = _last_level(facts)
+        root = math.floor(positive_root(touched, capacity))
     sizes = [fixed.get(m, max(1, math.floor(g * root))) for m, g in enumerate(gamma)]
     return Solve(level, capacity, float(root), held if fixed else ""), sizes
+
+
+def _last_level(facts: BandFacts) -> tuple[str, int]:
+    """The L3 cache a tile may fill: all of it when the band runs its tiles on one core at a time
+    (its parallel loop, if any, is inside the tile), else an equal share per core."""
+    machine = facts.machine
+    if facts.parallel is None or machine.cores < 2:
+        return "L3", machine.l3
+    return f"L3/{machine.cores}", machine.l3 // machine.cores
 
 
 def positive_root(function: Callable[[float], float], target: float, high: float = 1 << 20) -> float:

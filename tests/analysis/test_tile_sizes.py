@@ -17,6 +17,7 @@ from tests.analysis.tile_cases import (
     AVX512_1M,
     COVARIANCE,
     MATMUL,
+    PLANES,
     SEED_MACHINE,
     TWO_CORES,
     facts,
@@ -63,6 +64,24 @@ def test_l2_when_the_vector_rows_fill_l1() -> None:
     assert choice.tiles.solve.level == "L2" and choice.outer == ()
     assert min(choice.sizes) >= MIN_TILE
     assert MATMUL.bytes(choice.sizes) <= tiny.l2
+
+
+@pytest.mark.parametrize(("parallel", "level", "share"), [(None, "L3", 1), (0, "L3/2", 2)])
+def test_l3_when_not_even_a_minimal_tile_of_whole_planes_fits_l2(parallel: int | None, level: str, share: int) -> None:
+    server = Machine(32 * 1024, 1024 * 1024, 32 * 1024 * 1024, 64, 2, 64, "test")
+
+    choice = choose_tile_sizes(facts(PLANES, [1000, 2400], server, parallel=parallel))
+
+    assert choice.tiles.solve.level == level
+    assert min(choice.sizes) >= MIN_TILE and "min-tile" not in choice.fired
+    assert PLANES.bytes(choice.sizes) <= server.l3 // share < PLANES.bytes([size * 2 for size in choice.sizes])
+
+
+def test_without_l3_a_tile_of_whole_planes_takes_the_minimal_size() -> None:
+    choice = choose_tile_sizes(facts(PLANES, [1000, 2400], TWO_CORES))
+
+    assert choice.tiles.solve.level == "L2" and choice.sizes == (MIN_TILE, MIN_TILE)
+    assert choice.fired == ("min-tile",)
 
 
 def test_the_capacity_is_a_share_of_l2_when_larger_than_l1() -> None:

@@ -47,6 +47,17 @@ SYRK = TileFootprint(3, (), (group("C", [0, 2], references=2), group("A", [0, 1]
 # Members (i, j, k) of cov[i][j] += data[k][i]·data[k][j] over the triangle j >= i; j is the vector member.
 COVARIANCE = TileFootprint(3, (), (group("cov", [1, 0], references=2), group("data", [2, 0]), group("data", [2, 1])))
 
+
+def _plane_group(array: str, references: int) -> AccessGroup:
+    """``array[2t + p][j][k]`` read by ``references`` statements: members (t, p), whole planes (j, k) below."""
+    rows = tuple(tuple(Fraction(c) for c in row) for row in ((2, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)))
+    offsets = tuple((ZERO, ZERO, ZERO) for _ in range(references))
+    return AccessGroup(array, rows, offsets, (frozenset(range(4)),) * references)
+
+
+# A time tile of a 3-D stencil: members (t, p), each instance a 200 × 200 plane of A and of B.
+PLANES = TileFootprint(2, (200, 200), (_plane_group("A", 2), _plane_group("B", 2)))
+
 # The seed's example: L1 = 32 KiB is the capacity (L2 / tile-l2-share is not larger); 256-byte vectors hold
 # the inner member at the seed's 256 elements.
 SEED_MACHINE = Machine(l1=32 * 1024, l2=256 * 1024, l3=0, line=64, cores=1, simd_bytes=256, origin="test")
