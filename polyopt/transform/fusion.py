@@ -48,7 +48,13 @@ from polyopt.transform.scheduling import (
     schedule_group,
     sequence_groups,
 )
-from polyopt.transform.stepping import outer_parallel, row_fused, stepwise_schedule, top_level_nests
+from polyopt.transform.stepping import (
+    outer_parallel,
+    plane_tiled_schedule,
+    row_fused,
+    stepwise_schedule,
+    top_level_nests,
+)
 
 FUSION_POLICIES = ("model", "smart", "max", "none")
 DEFAULT_FUSION = "model"
@@ -287,6 +293,9 @@ def group_schedule(
     if stepwise is None:
         return schedule, None
     if deep:
+        planes = plane_tiled_schedule(model, group.statements, schedule, deps.reduced, options)
+        if planes is not None and _covered(planes, deps.full, group.statements):
+            return planes, f"{where}: time skewed along the outer space loop, parallel loops in each plane"
         if _covered(stepwise, deps.full, group.statements):
             return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
         return schedule, None

@@ -1,7 +1,8 @@
 """Schedules stepped along an outer loop: a group's original outer (time) loop, or the rows of a matrix
 its nests share (``polyopt.transform.fusion``), with one step scheduled by isl inside it.
 
-Public: ``NestGroup``, ``top_level_nests``, ``outer_parallel``, ``stepwise_schedule``, ``streaming``, ``row_fused``.
+Public: ``NestGroup``, ``top_level_nests``, ``outer_parallel``, ``stepwise_schedule``, ``plane_tiled_schedule``,
+``streaming``, ``row_fused``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,34 @@ def stepwise_schedule(
     if outer.get_type() != isl.schedule_node_type.band:
         return None
     return _stepped(model, group.statements, outer.band_get_partial_schedule(), dependences, options)
+
+
+def plane_tiled_schedule(
+    model: PolyModel,
+    statements: frozenset[str],
+    schedule: isl.Schedule,
+    dependences: isl.UnionMap,
+    options: SchedulerOptions,
+) -> isl.Schedule | None:
+    """Time skewing along one space dimension (seed 003, Sec. 3.2: parallelogram tiles): the first two
+    members of isl's permutable band (the time loop and the skewed outermost space loop) as the
+    outer band, permutable so that tiling makes parallelogram tiles of whole planes, with each plane
+    (the instances of one value of both members) scheduled by isl inside it.
+
+    The planes' own loops keep the original unit-stride order and a parallel loop, where isl's
+    band, tiled in all its members, runs skewed inner loops under guards.  None when ``schedule``
+    is not one permutable band of three members or more.
+    """
+    bands = outermost_bands(schedule)
+    if len(bands) != 1 or bands[0].band_n_member() < 3 or not bands[0].band_get_permutable():
+        return None
+    partial = bands[0].band_get_partial_schedule()
+    steps = partial.drop_dims(isl.dim_type.set, 2, bands[0].band_n_member() - 2)
+    planes = _stepped(model, statements, steps, dependences, options)
+    if planes is None:
+        return None
+    band = planes.get_root().child(0).band_set_permutable(1)
+    return band.band_member_set_ast_loop_type(1, isl.ast_loop_type.separate).get_schedule()
 
 
 def _stepped(

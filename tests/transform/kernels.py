@@ -23,6 +23,22 @@ ATAX = (
     "}\n"
 )
 
+# Time plus three space loops: isl's permutable band is four members deep.
+HEAT_3D = (
+    "for (t = 0; t < T; t++) {\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      for (k = 1; k < n - 1; k++)\n"
+    "        B[i][j][k] = 0.125 * (A[i + 1][j][k] + A[i - 1][j][k] + A[i][j + 1][k] + A[i][j - 1][k]"
+    " + A[i][j][k + 1] + A[i][j][k - 1]) + A[i][j][k];\n"
+    "  for (i = 1; i < n - 1; i++)\n"
+    "    for (j = 1; j < n - 1; j++)\n"
+    "      for (k = 1; k < n - 1; k++)\n"
+    "        A[i][j][k] = 0.125 * (B[i + 1][j][k] + B[i - 1][j][k] + B[i][j + 1][k] + B[i][j - 1][k]"
+    " + B[i][j][k + 1] + B[i][j][k - 1]) + B[i][j][k];\n"
+    "}\n"
+)
+
 JACOBI_1D = (
     "for (t = 0; t < T; t++) {\n"
     "  for (i = 1; i < n - 1; i++)\n"

@@ -27,7 +27,8 @@ from polyopt.transform.fusion import (
 )
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
-from tests.transform.kernels import ATAX, GEMM, JACOBI_1D, JACOBI_2D
+from polyopt.transform.tiling import tile_band
+from tests.transform.kernels import ATAX, GEMM, HEAT_3D, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, build_kernel, relaxed
 
 INDEPENDENT = "for (i = 0; i < n; i++)\n  a[i] = 1;\nfor (i = 0; i < n; i++)\n  b[i] = 2;\n"
@@ -405,3 +406,31 @@ def test_a_wavefront_without_vector_loops_gives_way_to_vector_loops_inside_the_t
     assert _single_outer_member(schedule).vectorizes is stepwise
     if stepwise:
         assert _parallel_statements(schedule, kernel.full) == {"S0", "S1"}
+
+
+def test_a_deep_stencil_is_time_skewed_in_planes_with_a_parallel_loop_in_each(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(HEAT_3D)
+    group = FusionGroup((0,), kernel.statements)
+    assert fusion.schedule_group(kernel.model, kernel.statements, kernel.deps.reduced, kernel.scheduler)
+
+    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
+
+    assert note is not None and "time skewed along the outer space loop" in note
+    ((path, band),) = _top_bands(schedule)
+    assert band.band_n_member() == 2 and band.band_get_permutable()
+    assert band.band_member_get_ast_loop_type(1) == isl.ast_loop_type.separate
+    tiled = tile_band(band, (4, 4)).get_schedule()
+    assert schedule_respects(schedule, kernel.full) and schedule_respects(tiled, kernel.full)
+    plan = plan_parallel(tiled, kernel.full, frozenset({path}))
+    assert {name for loop in plan.loops for name, _ in loop.expressions} == {"S0", "S1"}
+    assert all(len(loop.path) > len(path) + 1 and not loop.wavefront for loop in plan.loops)
+
+
+def test_plane_tiling_needs_a_permutable_band_of_three_members(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(JACOBI_1D)
+    schedule = fusion.schedule_group(kernel.model, kernel.statements, kernel.deps.reduced, kernel.scheduler)
+
+    assert (
+        stepping.plane_tiled_schedule(kernel.model, kernel.statements, schedule, kernel.deps.reduced, kernel.scheduler)
+        is None
+    )
