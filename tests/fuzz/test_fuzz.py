@@ -547,24 +547,31 @@ def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
     assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
 
 
-def _sweep_reports(seeds: range) -> Iterator[list[str]]:
-    """The reports of each sweep program's regions, optimized down the paths of large ones (threads, tiles)."""
+@pytest.fixture(scope="module")
+def sweep_reports() -> list[list[str]]:
+    """The reports of the regions of the first 40 sweep programs, optimized down the paths of large
+    ones (threads, tiles)."""
     options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
-    for seed in seeds:
+    reports = []
+    for seed in range(40):
         outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
         assert not outcome.warnings, seed
-        yield [format_report(region.report) for region in outcome.regions if region.report]
+        reports.append([format_report(region.report) for region in outcome.regions if region.report])
+    return reports
 
 
-def test_sweep_programs_get_rows_jammed_into_a_recurrence() -> None:
-    reports = _sweep_reports(range(40))
-    jammed = sum(any("copies of its recurrence interleaved" in text for text in texts) for texts in reports)
-
-    assert jammed >= 2
+def _programs_with(reports: list[list[str]], *phrases: str) -> int:
+    """How many programs have a region whose report holds every one of ``phrases``."""
+    return sum(any(all(phrase in text for phrase in phrases) for text in texts) for texts in reports)
 
 
-def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep() -> None:
-    texts = [text for texts in _sweep_reports(range(12)) for text in texts]
-    wavefronts = sum("wavefront over tiles" in text and "split into loops over" in text for text in texts)
+def test_sweep_programs_get_rows_jammed_into_a_recurrence(sweep_reports: list[list[str]]) -> None:
+    assert _programs_with(sweep_reports, "copies of its recurrence interleaved") >= 2
 
-    assert wavefronts >= 3
+
+def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep(sweep_reports: list[list[str]]) -> None:
+    assert _programs_with(sweep_reports, "wavefront over tiles", "split into loops over") >= 3
+
+
+def test_sweep_programs_over_three_space_dimensions_get_time_skewed_planes(sweep_reports: list[list[str]]) -> None:
+    assert _programs_with(sweep_reports, "time skewed along the outer space loop") >= 3

@@ -4,7 +4,9 @@
 wavefront, and the sweeps share the rows of a tile's point band until they are distributed
 (``polyopt.transform.distribution``).  Sometimes one array is swept in place (seidel-2d's
 Gauss-Seidel sweep): its innermost loop carries a recurrence, and its rows are jammed into it
-where no dependence runs to a later row and an earlier column (``polyopt.transform.unroll_jam``)."""
+where no dependence runs to a later row and an earlier column (``polyopt.transform.unroll_jam``).
+Over three space dimensions (heat-3d) the band is too deep for a wavefront, and the time loop is
+skewed along the outer space loop in tiles of whole planes (``polyopt.transform.stepping``)."""
 
 from __future__ import annotations
 
@@ -76,9 +78,9 @@ def _boundary(builder: Builder, target: Array, rank: int, steps: int) -> Stmt:
 
 def sweeps(builder: Builder) -> list[Node]:
     """A time loop over two or three sweeps, each reading the array the previous one wrote, or over one
-    sweep in place, over one or two space dimensions, sometimes with a statement beside them."""
+    sweep in place, over one, two or three space dimensions, sometimes with a statement beside them."""
     rng = builder.rng
-    rank = rng.choice((1, 2, 2, 2))
+    rank = rng.choice((1, 2, 2, 2, 3))
     ctype = rng.choice(("double", "double", "double", "int"))
     first = builder.pool_array((ctype,), rank, writable=True)
     second = builder.pool_array((ctype,), rank, writable=True, avoid=(first,))
