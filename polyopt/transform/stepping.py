@@ -72,14 +72,19 @@ def plane_tiled_schedule(
     (the instances of one value of both members) scheduled by isl inside it.
 
     The planes' own loops keep the original unit-stride order and a parallel loop, where isl's
-    band, tiled in all its members, runs skewed inner loops under guards.  None when ``schedule``
-    is not one permutable band of three members or more.
+    band, tiled in all its members, runs skewed inner loops under guards.  The plane member is
+    generated ``separate``: each statement's range of planes gets loops of its own, without guards.
+    None when ``schedule`` is not one permutable band of three members or more, or a dependence
+    runs backwards along either member.
     """
     bands = outermost_bands(schedule)
     if len(bands) != 1 or bands[0].band_n_member() < 3 or not bands[0].band_get_permutable():
         return None
     partial = bands[0].band_get_partial_schedule()
     steps = partial.drop_dims(isl.dim_type.set, 2, bands[0].band_n_member() - 2)
+    for member in range(2):
+        if not _forward(isl.MultiUnionPwAff.from_union_pw_aff(steps.get_union_pw_aff(member)), dependences):
+            return None
     planes = _stepped(model, statements, steps, dependences, options)
     if planes is None:
         return None

@@ -434,3 +434,14 @@ def test_plane_tiling_needs_a_permutable_band_of_three_members(kernel_of: Kernel
         stepping.plane_tiled_schedule(kernel.model, kernel.statements, schedule, kernel.deps.reduced, kernel.scheduler)
         is None
     )
+
+
+def test_plane_tiling_refuses_a_band_along_which_a_dependence_runs_backwards(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(HEAT_3D)
+    schedule = fusion.schedule_group(kernel.model, kernel.statements, kernel.deps.reduced, kernel.scheduler)
+    backwards = kernel.deps.reduced.reverse()
+
+    assert stepping.plane_tiled_schedule(
+        kernel.model, kernel.statements, schedule, kernel.deps.reduced, kernel.scheduler
+    )
+    assert stepping.plane_tiled_schedule(kernel.model, kernel.statements, schedule, backwards, kernel.scheduler) is None
