@@ -283,16 +283,17 @@ def test_a_member_coupled_to_the_vector_member_takes_no_longer_tile(
     assert f"sizes {sizes}" in band and capped in band
 
 
-def test_a_stencil_step_whose_planes_fit_l2_streams_untiled() -> None:
-    path = EXAMPLES / "heat-3d.c"  # LARGE: 120^3; one i-plane iteration touches 4 planes, 448 KiB
+def test_a_deep_stencil_is_tiled_in_planes_against_l3_and_each_plane_streams_untiled() -> None:
+    path = EXAMPLES / "heat-3d.c"  # LARGE: 120^3; a tile of (t, 2t + i) runs whole planes of 118 x 118
     options = Options(blas="none", microkernel=False, machine=AVX2_512K)
 
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    assert not [tile for tile in region.report.tiles if "sizes [" in tile]
-    untiled = [band for band in region.report.tiles if "left untiled" in band]
-    assert len(untiled) == 2 and all("448 KiB of lines <= L2 512 KiB" in band for band in untiled)
+    (tiled,) = [band for band in region.report.tiles if "sizes [" in band]
+    assert tiled.startswith("band at [0]: sizes [16, 24]") and "= L3 32768 KiB" in tiled
+    (untiled,) = [band for band in region.report.tiles if "left untiled" in band]
+    assert untiled.startswith("band at [0, 0]: left untiled") and "13 KiB of lines <= L2/8 64 KiB" in untiled
 
 
 AVX512_1M = Machine(32 * 1024, 1024 * 1024, 32 * 1024 * 1024, 64, 2, 64, "test")
