@@ -263,9 +263,11 @@ def group_schedule(
     When isl's permutable schedule has no outer parallel loop (a time-iterated
     stencil that would run as a wavefront of time tiles) and its band is deeper
     than ``MAX_WAVEFRONT_DEPTH`` (time plus three space dimensions: skewed
-    tiles are then mostly partial and guarded), a schedule whose outer loop is
+    tiles are then mostly partial and guarded), isl's first two members tiled in
+    whole planes (``plane_tiled_schedule``) are used instead when every statement
+    gets a parallel loop in its planes; failing that, a schedule whose outer loop is
     an original (time) loop, with parallel loops inside giving every statement
-    one, is used instead when it exists: it streams whole rows per time step.
+    one: it streams whole rows per time step.
     With a shallower band, that stepwise schedule is used when it runs more instances
     in parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses
     statements whose shared loop then carries a dependence (gramschmidt's column loop,
