@@ -12,6 +12,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import Dependences
+from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import Reduction
 from polyopt.diagnostics import IllegalTransform
 from polyopt.emit.ast_run import executes_domain_once
@@ -21,7 +22,6 @@ from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.schedule_tree import band_nodes, carries, member_map, parent_mark, schedule_respects
-from polyopt.transform.reductions import reduction_clauses
 from polyopt.transform.unroll_jam import jam_legal, jam_order_kept
 
 SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run

@@ -11,6 +11,7 @@ import pytest
 import polyopt.pipeline as pipeline
 from polyopt import passes
 from polyopt.analysis.dependences import Dependences, compute_dependences
+from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import IllegalTransform
 from polyopt.frontend.params import ParameterValue
@@ -23,7 +24,7 @@ from polyopt.schedule_tree import band_nodes, parallel_outermost
 from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
-from polyopt.transform.vector import VectorLoop, VectorPlan, apply_vector
+from polyopt.transform.vector import VectorPlan, apply_vector
 from polyopt.verify import verify_schedule
 from tests.support import EXAMPLES
 

@@ -83,7 +83,7 @@ def within_extent(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 def scalar_square(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """In a band whose inner member is a scalar loop every other member is capped at the inner
     tile (square tiles; README: tile sizes), unless the inner member runs a recurrence and a
-    parallel member takes its place innermost in the tile (``polyopt.transform.vector``)."""
+    parallel member takes its place innermost in the tile (``polyopt.analysis.vector_loops``)."""
     if not facts.scalar or (facts.parallel is not None and facts.recurrence):
         return tiles, None
     return _capped(facts, tiles, range(facts.members), "inner tile (a scalar loop)")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt.analysis.reductions import Reduction
+from polyopt.analysis.vector_loops import candidate_members, innermost_member
 from polyopt.isl_util import maps_of
 from polyopt.marks import PARALLEL_MARK
 from polyopt.model import PolyModel
@@ -40,7 +41,6 @@ from polyopt.schedule_tree import (
     node_at,
     same_outer,
 )
-from polyopt.transform.vector import candidate_members, innermost_member
 
 Groups = tuple[tuple[str, ...], ...]
 

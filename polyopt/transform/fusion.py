@@ -37,11 +37,11 @@ import islpy as isl
 
 from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.fusion_cost import GroupCost, group_cost
+from polyopt.analysis.parallel_loops import parallel_statements
 from polyopt.analysis.residency import Residency, group_residency
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, outermost_bands
-from polyopt.transform.parallel import plan_parallel
+from polyopt.schedule_tree import outermost_bands
 from polyopt.transform.scheduling import (
     SchedulerOptions,
     original_group_schedule,
@@ -170,7 +170,7 @@ def schedule_costing(
     statements under the parallel loops (wavefronts included) that sequential bands keep inside."""
 
     def cost(schedule: isl.Schedule) -> GroupCost:
-        inner = _parallel_statements(schedule, deps.full, _multi_member_bands(schedule))
+        inner = parallel_statements(schedule, deps.full, wavefronts=True)
         return group_cost(model, schedule, deps.full, machine, parameters, inner)
 
     return cost
@@ -221,24 +221,9 @@ def _worth_fusing(
     return not any(s is not None and outer_parallel(s, dependences) for s in apart)
 
 
-def _parallel_statements(
-    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]]
-) -> frozenset[str]:
-    """The statements under a parallel loop of ``schedule`` when the bands at ``tiled`` are tiled."""
-    plan = plan_parallel(schedule, dependences, tiled)
-    return frozenset(name for loop in plan.loops for name, _ in loop.expressions)
-
-
-def _multi_member_bands(schedule: isl.Schedule) -> frozenset[tuple[int, ...]]:
-    """The paths of the bands that tiling tiles (permutable, two or more members)."""
-    return frozenset(
-        path for path, band in band_nodes(schedule) if band.band_n_member() >= 2 and band.band_get_permutable()
-    )
-
-
 def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: frozenset[str]) -> bool:
     """Whether every statement runs under some parallel loop of ``schedule`` (untiled)."""
-    return _parallel_statements(schedule, dependences, frozenset()) >= statements
+    return parallel_statements(schedule, dependences, wavefronts=False) >= statements
 
 
 def _band_depth(schedule: isl.Schedule) -> int:

@@ -1,6 +1,6 @@
 """Decide and mark OpenMP parallel loops.
 
-Public: ``ParallelLoop``, ``ParallelPlan``, ``uneven_work``, ``plan_parallel``, ``apply_parallel``.
+Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``apply_parallel``.
 
 Top-down, the first band of each nest with a member that carries no
 dependence becomes the nest's parallel loop; in a permutable band that member
@@ -32,6 +32,14 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from polyopt.analysis.parallel_loops import (
+    MIN_NESTED_DEPTH,
+    parallel_members,
+    runs_wavefront,
+    uneven_work,
+    work_dimensions,
+)
+from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import Reduction
 from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
@@ -42,13 +50,8 @@ from polyopt.schedule_tree import (
     members,
     moved_outermost,
     node_at,
-    parallel_outermost,
     replace_band,
 )
-from polyopt.transform.reductions import reduction_clauses
-
-MIN_NESTED_DEPTH = 2
-MIN_WAVEFRONT_MEMBERS = 3
 
 
 @dataclass(frozen=True)
@@ -81,30 +84,6 @@ class ParallelPlan:
     loops: tuple[ParallelLoop, ...]
 
 
-def _work_dimensions(band: isl.ScheduleNode) -> int:
-    """Loop dimensions of the band's statements that lie below the enclosing loops."""
-    dims: list[int] = []
-    band.get_domain().foreach_set(lambda domain: dims.append(domain.dim(isl.dim_type.set)))
-    return max(dims, default=0) - _enclosing_dimensions(band)
-
-
-def _enclosing_dimensions(node: isl.ScheduleNode) -> int:
-    """The members of the bands around ``node``, without those of a band whose values follow from
-    the bands between it and ``node`` (the tile loops of point loops that also enclose ``node``)."""
-    domain = node.get_domain()
-    inside: isl.UnionMap | None = None
-    count = 0
-    while node.has_parent():
-        node = node.parent()
-        if node.get_type() != isl.schedule_node_type.band:
-            continue
-        values = node.band_get_partial_schedule_union_map().intersect_domain(domain)
-        if inside is None or not inside.reverse().apply_range(values).is_single_valued():
-            count += node.band_n_member()
-        inside = values if inside is None else values.flat_range_product(inside)
-    return count
-
-
 def _clauses(
     band: isl.ScheduleNode, member: int, model: PolyModel | None, reductions: tuple[Reduction, ...]
 ) -> tuple[ReductionClause, ...] | None:
@@ -122,18 +101,14 @@ def _choose(
     reductions: tuple[Reduction, ...],
     min_depth: int,
 ) -> ParallelLoop | None:
-    if _work_dimensions(band) < min_depth:
+    if work_dimensions(band) < min_depth:
         return None
-    count = band.band_n_member()
-    candidates = range(count) if band.band_get_permutable() else range(1)
-    for member in candidates:
-        if not parallel_outermost(band, member, dependences):
-            continue
+    for member in parallel_members(band, dependences):
         clauses = _clauses(band, member, model, reductions)
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
             return ParallelLoop(path, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
-    if path in tiled and count >= MIN_WAVEFRONT_MEMBERS and band.band_get_permutable():
+    if path in tiled and runs_wavefront(band):
         clauses = _clauses(_wavefront(band), 0, model, reductions)
         if clauses is not None:
             return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
@@ -146,29 +121,6 @@ def _wavefront(band: isl.ScheduleNode) -> isl.ScheduleNode:
     current = members(band)
     band = replace_band(band, [current[0].add(current[1])] + current[1:], permutable=True)
     return band.band_split(1).child(0)
-
-
-def uneven_work(band: isl.ScheduleNode) -> bool:
-    """Whether, for fixed values of the enclosing loops, the band's first member takes values
-    that enclose different sets of values of its other members (of the band below, for a
-    one-member band): the loop's iterations do unequal work."""
-    points = band.band_get_partial_schedule_union_map()
-    below = band.child(0)
-    if band.band_n_member() == 1:
-        if below.get_type() != isl.schedule_node_type.band:
-            return False
-        points = points.flat_range_product(below.band_get_partial_schedule_union_map())
-    points = points.intersect_domain(band.get_domain())
-    try:
-        space = isl.Map.from_union_map(band.get_prefix_schedule_union_map().reverse().apply_range(points))
-    except isl.Error:
-        return False
-    rest = space.dim(isl.dim_type.out) - 1
-    if rest < 1:
-        return False
-    first = space.project_out(isl.dim_type.out, 1, rest)
-    others = space.project_out(isl.dim_type.out, 0, 1)
-    return not first.flat_range_product(others).is_equal(space)
 
 
 def plan_parallel(

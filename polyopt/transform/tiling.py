@@ -26,9 +26,11 @@ import islpy as isl
 from polyopt import isl_util
 from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
 from polyopt.analysis.fusion_cost import instance_count
+from polyopt.analysis.parallel_loops import uneven_work
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.tile_facts import BandFacts
 from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
+from polyopt.analysis.vector_loops import carries_own_dependence, innermost_member, runs_recurrence
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
@@ -40,8 +42,6 @@ from polyopt.schedule_tree import (
     node_at,
     parallel_outermost,
 )
-from polyopt.transform.parallel import uneven_work
-from polyopt.transform.vector import carries_own_dependence, innermost_member, runs_recurrence
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
 Sizer = Callable[[isl.ScheduleNode], BandFacts | None]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import islpy as isl
 import pytest
 
+from polyopt.analysis.parallel_loops import MIN_WAVEFRONT_MEMBERS, uneven_work
+from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import find_reductions
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
@@ -17,15 +19,7 @@ from polyopt.schedule_tree import (
     parallel_outermost,
     parent_mark,
 )
-from polyopt.transform.parallel import (
-    MIN_WAVEFRONT_MEMBERS,
-    ParallelLoop,
-    ParallelPlan,
-    apply_parallel,
-    plan_parallel,
-    uneven_work,
-)
-from polyopt.transform.reductions import reduction_clauses
+from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed

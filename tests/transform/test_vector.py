@@ -6,6 +6,7 @@ from __future__ import annotations
 import islpy as isl
 import pytest
 
+from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.options import Options
 from polyopt.passes.base import Decisions, RegionContext
@@ -16,7 +17,7 @@ from polyopt.pipeline import transform
 from polyopt.schedule_tree import band_nodes, carries, member_expressions
 from polyopt.transform.parallel import ParallelLoop, apply_parallel, plan_parallel
 from polyopt.transform.tiling import TiledBand, TilingOptions
-from polyopt.transform.vector import VectorLoop, apply_vector, plan_vector
+from polyopt.transform.vector import apply_vector, plan_vector
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
 

@@ -1,0 +1,93 @@
+"""Where a band's loops could run in parallel, and whether they would be worth threads.
+
+Public: ``MIN_NESTED_DEPTH``, ``MIN_WAVEFRONT_MEMBERS``, ``work_dimensions``, ``enclosing_dimensions``,
+``parallel_members``, ``runs_wavefront``, ``parallel_statements``, ``uneven_work``.
+
+A member may run in parallel when, moved outermost in its band (any member of a
+permutable band, else the first), it carries no dependence.  A parallel region costs a
+fork and a join, so a loop is only worth threads when its statements have at least
+``MIN_NESTED_DEPTH`` loop dimensions at or below it (``work_dimensions``; tile loops do not
+count).  These are questions about a schedule; ``polyopt.transform.parallel`` plans and marks
+the parallel loops, and fusion and tiling ask them of the schedules they weigh.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from polyopt.schedule_tree import band_nodes, band_statements, parallel_outermost
+
+MIN_NESTED_DEPTH = 2
+MIN_WAVEFRONT_MEMBERS = 3
+
+
+def work_dimensions(band: isl.ScheduleNode) -> int:
+    """Loop dimensions of the band's statements that lie below the enclosing loops."""
+    dims: list[int] = []
+    band.get_domain().foreach_set(lambda domain: dims.append(domain.dim(isl.dim_type.set)))
+    return max(dims, default=0) - enclosing_dimensions(band)
+
+
+def enclosing_dimensions(node: isl.ScheduleNode) -> int:
+    """The members of the bands around ``node``, without those of a band whose values follow from
+    the bands between it and ``node`` (the tile loops of point loops that also enclose ``node``)."""
+    domain = node.get_domain()
+    inside: isl.UnionMap | None = None
+    count = 0
+    while node.has_parent():
+        node = node.parent()
+        if node.get_type() != isl.schedule_node_type.band:
+            continue
+        values = node.band_get_partial_schedule_union_map().intersect_domain(domain)
+        if inside is None or not inside.reverse().apply_range(values).is_single_valued():
+            count += node.band_n_member()
+        inside = values if inside is None else values.flat_range_product(inside)
+    return count
+
+
+def parallel_members(band: isl.ScheduleNode, dependences: isl.UnionMap) -> list[int]:
+    """The members of ``band`` that carry no dependence when moved outermost (only the first of a
+    band that is not permutable may be moved there)."""
+    candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
+    return [member for member in candidates if parallel_outermost(band, member, dependences)]
+
+
+def runs_wavefront(band: isl.ScheduleNode) -> bool:
+    """Whether ``band``, once tiled, may run its tiles as a wavefront: permutable, with at least
+    ``MIN_WAVEFRONT_MEMBERS`` members (fewer give too few tiles per wavefront to pay for the barriers)."""
+    return band.band_get_permutable() and band.band_n_member() >= MIN_WAVEFRONT_MEMBERS
+
+
+def parallel_statements(schedule: isl.Schedule, dependences: isl.UnionMap, wavefronts: bool) -> frozenset[str]:
+    """The statements under a band of ``schedule`` worth threads (``MIN_NESTED_DEPTH``) that has a
+    parallel member or, when ``wavefronts`` (its bands are to be tiled), runs as a wavefront."""
+    return frozenset(
+        name
+        for _, band in band_nodes(schedule)
+        if work_dimensions(band) >= MIN_NESTED_DEPTH
+        and (parallel_members(band, dependences) or (wavefronts and runs_wavefront(band)))
+        for name in band_statements(band)
+    )
+
+
+def uneven_work(band: isl.ScheduleNode) -> bool:
+    """Whether, for fixed values of the enclosing loops, the band's first member takes values
+    that enclose different sets of values of its other members (of the band below, for a
+    one-member band): the loop's iterations do unequal work."""
+    points = band.band_get_partial_schedule_union_map()
+    below = band.child(0)
+    if band.band_n_member() == 1:
+        if below.get_type() != isl.schedule_node_type.band:
+            return False
+        points = points.flat_range_product(below.band_get_partial_schedule_union_map())
+    points = points.intersect_domain(band.get_domain())
+    try:
+        space = isl.Map.from_union_map(band.get_prefix_schedule_union_map().reverse().apply_range(points))
+    except isl.Error:
+        return False
+    rest = space.dim(isl.dim_type.out) - 1
+    if rest < 1:
+        return False
+    first = space.project_out(isl.dim_type.out, 1, rest)
+    others = space.project_out(isl.dim_type.out, 0, 1)
+    return not first.flat_range_product(others).is_equal(space)
