@@ -91,7 +91,13 @@ class Machine:
     tile_scalar_inner_lines: int = DEFAULTS["tile_scalar_inner_lines"]
     tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
     tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
+    stream_threads: int = DEFAULTS["stream_threads"]
     unroll_jam: int = DEFAULTS["unroll_jam"]
+
+    @property
+    def shared_cache(self) -> int:
+        """The bytes of cache all cores share: the L3, else the L2 of every core."""
+        return self.l3 if self.l3 else self.l2 * self.cores
 
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,

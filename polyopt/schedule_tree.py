@@ -4,7 +4,7 @@ Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, 
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``, ``has_below``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
-``outermost_bands``, ``has_outer_parallel``,
+``outermost_bands``,
 ``invariant_along``, ``band_statements``.
 """
 
@@ -190,12 +190,6 @@ def outermost_bands(schedule: isl.Schedule) -> list[isl.ScheduleNode]:
     return found
 
 
-def has_outer_parallel(band: isl.ScheduleNode, dependences: isl.UnionMap) -> bool:
-    """Whether some member of ``band`` can run as its outermost loop without carrying a dependence."""
-    candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
-    return any(parallel_outermost(band, m, dependences) for m in candidates)
-
-
 def parent_mark(node: isl.ScheduleNode) -> LoopMark | None:
     """The loop mark directly above ``node`` (``polyopt.marks``), if any."""
     if not node.has_parent():
@@ -218,10 +212,12 @@ def insert_loop_mark(
     reductions: tuple[ReductionClause, ...] = (),
     cyclic: bool = False,
     factor: int = 0,
+    work: int = 0,
 ) -> isl.ScheduleNode:
     """Mark the band's first member with ``kind``, its reductions, whether its iterations
-    are dealt out cyclically and its unroll-and-jam ``factor``; return the mark node."""
-    name = LoopMark(kind, band.get_schedule_depth(), reductions, cyclic, factor).name()
+    are dealt out cyclically, its unroll-and-jam ``factor`` and the instances from which its threads
+    start (0: the machine's); return the mark node."""
+    name = LoopMark(kind, band.get_schedule_depth(), reductions, cyclic, factor, work).name()
     return band.insert_mark(isl.Id(name, context=band.get_ctx()))
 
 

@@ -237,6 +237,17 @@ KEYS = (
         "tile sizes: parallel tiles are evened out when the busiest core runs this much over an even share",
     ),
     Key(
+        "stream_threads",
+        1,
+        PROFILE,
+        COUNT,
+        0,
+        None,
+        "the streaming thread rule",
+        "1: a parallel loop over data beyond the shared cache starts threads from the instances that touch "
+        "that many bytes, when fewer than parallel-work (0: off)",
+    ),
+    Key(
         "unroll_jam",
         4,
         PROFILE,

@@ -79,8 +79,7 @@ def plan_microkernel(machine: Machine) -> MicrokernelPlan:
     nr = VECTORS * lanes
     kc = _round_down(min(machine.kc_limit, machine.l1 // (nr * REFERENCE_BYTES)), KC_STEP)
     mc = _round_down(machine.l2 // 2 // (kc * REFERENCE_BYTES), mr)
-    shared = machine.l3 if machine.l3 else machine.l2 * machine.cores
-    nc = _round_down(min(machine.nc_limit, shared // (2 * machine.cores) // (kc * REFERENCE_BYTES)), nr)
+    nc = _round_down(min(machine.nc_limit, machine.shared_cache // (2 * machine.cores) // (kc * REFERENCE_BYTES)), nr)
     reason = (
         f"{mr * VECTORS} accumulators + {VECTORS} rows of B + 1 of A in {machine.vector_registers} "
         f"{machine.simd_bytes}-byte registers; B sliver fills the L1, A block half the L2, "

@@ -1,7 +1,7 @@
 """Where a band's loops could run in parallel, and whether they would be worth threads.
 
-Public: ``MIN_NESTED_DEPTH``, ``MIN_WAVEFRONT_MEMBERS``, ``work_dimensions``, ``enclosing_dimensions``,
-``parallel_members``, ``runs_wavefront``, ``parallel_statements``, ``uneven_work``.
+Public: ``MIN_NESTED_DEPTH``, ``MIN_WAVEFRONT_MEMBERS``, ``StartsThreads``, ``work_dimensions``,
+``enclosing_dimensions``, ``parallel_members``, ``runs_wavefront``, ``parallel_statements``, ``uneven_work``.
 
 A member may run in parallel when, moved outermost in its band (any member of a
 permutable band, else the first), it carries no dependence.  A parallel region costs a
@@ -13,12 +13,15 @@ the parallel loops, and fusion and tiling ask them of the schedules they weigh.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import islpy as isl
 
 from polyopt.schedule_tree import band_nodes, band_statements, parallel_outermost
 
 MIN_NESTED_DEPTH = 2
 MIN_WAVEFRONT_MEMBERS = 3
+StartsThreads = Callable[[frozenset[str]], bool]  # whether a parallel loop over these statements starts threads
 
 
 def work_dimensions(band: isl.ScheduleNode) -> int:
@@ -52,20 +55,35 @@ def parallel_members(band: isl.ScheduleNode, dependences: isl.UnionMap) -> list[
     return [member for member in candidates if parallel_outermost(band, member, dependences)]
 
 
-def runs_wavefront(band: isl.ScheduleNode) -> bool:
-    """Whether ``band``, once tiled, may run its tiles as a wavefront: permutable, with at least
-    ``MIN_WAVEFRONT_MEMBERS`` members (fewer give too few tiles per wavefront to pay for the barriers)."""
-    return band.band_get_permutable() and band.band_n_member() >= MIN_WAVEFRONT_MEMBERS
+def runs_wavefront(band: isl.ScheduleNode, threads: StartsThreads | None = None) -> bool:
+    """Whether ``band``, once tiled, may run its tiles as a wavefront (one barrier per wavefront).
+
+    A permutable band of ``MIN_WAVEFRONT_MEMBERS`` members or more may.  A two-member band only
+    when it is all the loops of its statements and ``threads`` says a loop over them starts threads
+    (run on one core, the skewed order of the tiles only loses locality): its wavefronts are short,
+    so their barriers pay only once per region and over tiles of its whole work (a triangular solve,
+    a 1-D stencil over data beyond the cache), not once per iteration of an enclosing loop
+    (floyd-warshall's ``k``) or around inner loops of their own."""
+    count = band.band_n_member()
+    if not band.band_get_permutable() or count < 2:
+        return False
+    if count >= MIN_WAVEFRONT_MEMBERS:
+        return True
+    whole = enclosing_dimensions(band) == 0 and work_dimensions(band) == count
+    return whole and threads is not None and threads(frozenset(band_statements(band)))
 
 
-def parallel_statements(schedule: isl.Schedule, dependences: isl.UnionMap, wavefronts: bool) -> frozenset[str]:
+def parallel_statements(
+    schedule: isl.Schedule, dependences: isl.UnionMap, wavefronts: bool, threads: StartsThreads | None = None
+) -> frozenset[str]:
     """The statements under a band of ``schedule`` worth threads (``MIN_NESTED_DEPTH``) that has a
-    parallel member or, when ``wavefronts`` (its bands are to be tiled), runs as a wavefront."""
+    parallel member or, when ``wavefronts`` (its bands are to be tiled), runs as a wavefront
+    (``runs_wavefront`` with ``threads``)."""
     return frozenset(
         name
         for _, band in band_nodes(schedule)
         if work_dimensions(band) >= MIN_NESTED_DEPTH
-        and (parallel_members(band, dependences) or (wavefronts and runs_wavefront(band)))
+        and (parallel_members(band, dependences) or (wavefronts and runs_wavefront(band, threads)))
         for name in band_statements(band)
     )
 

@@ -1,6 +1,6 @@
 """Whether a fusion group runs from cache as it is, so that time tiling cannot pay.
 
-Public: ``Residency``, ``group_residency``.
+Public: ``Residency``, ``group_residency``, ``thread_work``, ``worth_threads``, ``threads_at``.
 
 Seed 001, Sec. 4.1: a reuse is realized in a cache level when every element
 touched between its source and its target fits there.  The reuse that skewing
@@ -12,11 +12,19 @@ tiles, guards, the loss of the vector loop over whole rows).  Time tiling
 also buys wavefront parallelism (seed 003, Sec. 3.2), which is worth nothing
 when the group's work is below ``Machine.parallel_work`` (no parallel loop
 would start threads).  A group that meets both conditions is ``resident``.
+
+The other end of the same scale: statements whose data exceed the cache that all cores share
+(``Machine.shared_cache``) stream them from memory on every pass, and a second core draws more of
+the memory's bandwidth however few instances they run.  So a parallel loop starts threads from
+``Machine.parallel_work`` instances, or from as many as touch the shared cache's bytes when that is
+fewer (``thread_work``, evaluated at run time; data beyond 32 MiB take milliseconds to stream, far more
+than starting a team costs).  ``Machine.stream_threads`` = 0 turns the second threshold off.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
@@ -59,3 +67,27 @@ def group_residency(
         machine.l2,
         machine.parallel_work,
     )
+
+
+def thread_work(model: PolyModel, statements: frozenset[str], machine: Machine, parameters: Mapping[str, int]) -> int:
+    """The statement instances from which a parallel loop over ``statements`` starts threads:
+    ``Machine.parallel_work``, or fewer with ``Machine.stream_threads``: as many as touch the bytes of
+    the shared cache (their data per instance at ``parameters``)."""
+    work = machine.parallel_work
+    instances = instance_count(model, statements, parameters)
+    data = data_bytes(model, statements, parameters)
+    if not machine.stream_threads or not instances or not data:
+        return work
+    return max(1, min(work, math.ceil(machine.shared_cache * instances / data)))
+
+
+def worth_threads(
+    model: PolyModel, statements: frozenset[str], machine: Machine, parameters: Mapping[str, int]
+) -> bool:
+    """Whether a parallel loop over ``statements`` starts threads at ``parameters`` (``thread_work``)."""
+    return instance_count(model, statements, parameters) >= thread_work(model, statements, machine, parameters)
+
+
+def threads_at(model: PolyModel, machine: Machine, parameters: Mapping[str, int]) -> Callable[[frozenset[str]], bool]:
+    """``worth_threads`` of a set of statements of ``model``, on ``machine`` at ``parameters``."""
+    return lambda statements: worth_threads(model, statements, machine, parameters)

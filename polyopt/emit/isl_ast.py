@@ -23,7 +23,8 @@ A contracted array is printed as its scalar, which is private to every
 marked loop that uses it.
 
 A parallel loop starts threads only when its statements run at least
-``Storage.parallel_work`` instances in all (the machine's ``parallel_work``) (``if(...)``, evaluated at run time
+``Storage.parallel_work`` instances in all (the machine's ``parallel_work``, or fewer when its mark says so:
+``polyopt.analysis.residency.thread_work``) (``if(...)``, evaluated at run time
 from the box around each statement's domain): starting a team costs more
 than a small loop gains.
 
@@ -218,8 +219,9 @@ class _Printer:
         reductions = tuple(dict.fromkeys(c for m in member.marks for c in m.reductions))
         common = self._private(statements)
         if PARALLEL_MARK in kinds:
-            cyclic = any(m.cyclic for m in member.marks if m.kind == PARALLEL_MARK)
-            common += ("schedule(static, 1)",) * cyclic + self._enough_work(statements)
+            parallel = [m for m in member.marks if m.kind == PARALLEL_MARK]
+            common += ("schedule(static, 1)",) * any(m.cyclic for m in parallel)
+            common += self._enough_work(statements, min((m.work for m in parallel if m.work), default=0))
         loops = tuple(
             (loop, tuple(c for c in (*(self._clause(r, scope) for r in reductions), *common) if c), scope)
             for loop, scope in member.loops
@@ -242,13 +244,13 @@ class _Printer:
             return f"reduction({clause.op}:{clause.array}[{':'.join(bounds)}])"
         return f"reduction({clause.op}:{clause.array})"
 
-    def _enough_work(self, statements: set[str]) -> tuple[str, ...]:
-        """``if(...)``: run in parallel only for at least ``parallel_work`` statement instances."""
+    def _enough_work(self, statements: set[str], work: int) -> tuple[str, ...]:
+        """``if(...)``: run in parallel only for at least ``work`` statement instances (0: ``parallel_work``)."""
         if not statements <= set(self.extents):
             return ()
         terms = [joined("*", [cast("long", e) for e in self.extents[name]]) for name in sorted(statements)]
         terms = [term for term in terms if term]
-        return (f"if({infix(joined('+', terms), '>=', f'{self.parallel_work}L')})",) if terms else ()
+        return (f"if({infix(joined('+', terms), '>=', f'{work or self.parallel_work}L')})",) if terms else ()
 
     def _private(self, statements: set[str]) -> tuple[str, ...]:
         """``private(...)`` of the contracted scalars that ``statements`` use."""

@@ -112,10 +112,17 @@ class LibraryPass:
         return LibraryCut(ctx, library, plan, left)
 
     def apply(self, cut: LibraryCut, run: RunSegment) -> Part:
-        """The region as its segments one after the other, each run by ``run`` and its idiom by the library."""
+        """The region as its segments one after the other, each run by ``run`` and its idiom by the library.
+
+        When the region calls the library, its loops start threads only from ``Machine.parallel_work``
+        instances (``stream_threads`` off): OpenBLAS's threads keep spinning for a while after a call
+        and compete with a team started for a loop over streamed data (covariance, syrk and trmm at
+        EXTRALARGE ran 2-5% slower with it on)."""
         ctx, library = cut.ctx, cut.library
         options, scop, dead = ctx.options, ctx.model.scop, ctx.dead
-        inner = replace(options, blas="none")
+        calls = any(library.call_from(s.idiom) is not None for s in cut.plan.segments if s.idiom is not None)
+        machine = replace(options.machine, stream_threads=0) if calls else options.machine
+        inner = replace(options, blas="none", machine=machine)
         parts: list[Part] = []
         lines: list[str] = []
         for index, (segment, read) in enumerate(

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyopt.analysis.residency import threads_at
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.report import Section
-from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel, with_thread_work
 from polyopt.transform.tiling import tile_band_paths
 
 
@@ -23,7 +24,9 @@ class ParallelPass:
             return None
         tiles = earlier.plan_of(TILING)
         tiled = tile_band_paths(tiles) if tiles is not None else frozenset()
-        return plan_parallel(schedule, ctx.relaxed.full, tiled, ctx.model, ctx.reductions)
+        threads = threads_at(ctx.model, ctx.machine, ctx.parameters)
+        plan = plan_parallel(schedule, ctx.relaxed.full, tiled, ctx.model, ctx.reductions, threads=threads)
+        return with_thread_work(plan, ctx.model, ctx.machine, ctx.parameters)
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
         return apply_parallel(subject, plan)

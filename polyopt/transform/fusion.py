@@ -38,7 +38,7 @@ import islpy as isl
 from polyopt.analysis.dependences import Dependences
 from polyopt.analysis.fusion_cost import GroupCost, group_cost
 from polyopt.analysis.parallel_loops import parallel_statements
-from polyopt.analysis.residency import Residency, group_residency
+from polyopt.analysis.residency import Residency, group_residency, threads_at
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import outermost_bands
@@ -169,8 +169,10 @@ def schedule_costing(
     """The cost of a group's schedule by ``group_cost``, which spreads over the cores the
     statements under the parallel loops (wavefronts included) that sequential bands keep inside."""
 
+    threads = threads_at(model, machine, parameters)
+
     def cost(schedule: isl.Schedule) -> GroupCost:
-        inner = parallel_statements(schedule, deps.full, wavefronts=True)
+        inner = parallel_statements(schedule, deps.full, wavefronts=True, threads=threads)
         return group_cost(model, schedule, deps.full, machine, parameters, inner)
 
     return cost

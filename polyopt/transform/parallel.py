@@ -1,16 +1,20 @@
 """Decide and mark OpenMP parallel loops.
 
-Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``apply_parallel``.
+Public: ``ParallelLoop``, ``ParallelPlan``, ``plan_parallel``, ``with_thread_work``, ``apply_parallel``.
 
 Top-down, the first band of each nest with a member that carries no
 dependence becomes the nest's parallel loop; in a permutable band that member
 is moved outermost.  When no member of a tiled permutable band is parallel
-(time-iterated stencils after skewing) and the band has at least
-``MIN_WAVEFRONT_MEMBERS`` members, its first two members are turned into a
-wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one runs
-the tiles of one wavefront in parallel.  A two-member band (a 1-D stencil, a
-triangular solve) has too few tiles per wavefront to pay for the barriers.  The marks are re-proved by
+(time-iterated stencils after skewing) and its tiles may run as a wavefront
+(``polyopt.analysis.parallel_loops.runs_wavefront``: three members or more, or two that are all
+the loops of their statements when a loop over them starts threads), its first two members are
+turned into a wavefront: the outer loop walks ``m0 + m1`` sequentially and the next one runs
+the tiles of one wavefront in parallel.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
+
+A loop starts threads from ``Machine.parallel_work`` instances (an ``if`` clause evaluated at run
+time), or from fewer when its data stream from memory (``with_thread_work``,
+``polyopt.analysis.residency.thread_work``).
 
 A parallel loop whose iterations enclose unequal numbers of inner iterations
 (a triangular tile space: syrk's ``j <= i``) would leave the thread with the
@@ -28,12 +32,14 @@ this matter most there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
 from polyopt.analysis.parallel_loops import (
     MIN_NESTED_DEPTH,
+    StartsThreads,
     parallel_members,
     runs_wavefront,
     uneven_work,
@@ -41,6 +47,8 @@ from polyopt.analysis.parallel_loops import (
 )
 from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import Reduction
+from polyopt.analysis.residency import thread_work
+from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
@@ -69,6 +77,11 @@ class ParallelLoop:
     expressions: tuple[tuple[str, str], ...]
     reductions: tuple[ReductionClause, ...] = ()
     cyclic: bool = False
+    work: int = 0
+
+    @property
+    def statements(self) -> frozenset[str]:
+        return frozenset(name for name, _ in self.expressions)
 
     def describe(self) -> str:
         names = " / ".join(sorted({expr for _, expr in self.expressions}))
@@ -76,6 +89,7 @@ class ParallelLoop:
         kind = "wavefront over tiles, parallel along" if self.wavefront else "loop"
         clauses = "".join(f", {clause.describe()}" for clause in self.reductions)
         clauses += ", iterations of unequal work dealt out cyclically" if self.cyclic else ""
+        clauses += f", threads from {self.work} instances: its data stream from memory" if self.work else ""
         return f"{kind} {names} (statements {statements}{clauses})"
 
 
@@ -92,24 +106,28 @@ def _clauses(
     return reduction_clauses(model, moved_outermost(band, member), 0, reductions, allow_sections=True)
 
 
-def _choose(
-    band: isl.ScheduleNode,
-    path: tuple[int, ...],
-    dependences: isl.UnionMap,
-    tiled: set[tuple[int, ...]],
-    model: PolyModel | None,
-    reductions: tuple[Reduction, ...],
-    min_depth: int,
-) -> ParallelLoop | None:
-    if work_dimensions(band) < min_depth:
+@dataclass(frozen=True)
+class _Search:
+    """What ``plan_parallel`` looks for (see its arguments)."""
+
+    dependences: isl.UnionMap
+    tiled: frozenset[tuple[int, ...]]
+    model: PolyModel | None
+    reductions: tuple[Reduction, ...]
+    min_depth: int
+    threads: StartsThreads | None
+
+
+def _choose(band: isl.ScheduleNode, path: tuple[int, ...], search: _Search) -> ParallelLoop | None:
+    if work_dimensions(band) < search.min_depth:
         return None
-    for member in parallel_members(band, dependences):
-        clauses = _clauses(band, member, model, reductions)
+    for member in parallel_members(band, search.dependences):
+        clauses = _clauses(band, member, search.model, search.reductions)
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
             return ParallelLoop(path, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
-    if path in tiled and runs_wavefront(band):
-        clauses = _clauses(_wavefront(band), 0, model, reductions)
+    if path in search.tiled and runs_wavefront(band, search.threads):
+        clauses = _clauses(_wavefront(band), 0, search.model, search.reductions)
         if clauses is not None:
             return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
     return None
@@ -130,21 +148,36 @@ def plan_parallel(
     model: PolyModel | None = None,
     reductions: tuple[Reduction, ...] = (),
     min_depth: int = MIN_NESTED_DEPTH,
+    threads: StartsThreads | None = None,
 ) -> ParallelPlan:
-    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths) with
-    ``min_depth`` loop dimensions or more at or below it.
+    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths, whose
+    tiles may run as a wavefront, ``runs_wavefront`` with ``threads``) with ``min_depth`` loop
+    dimensions or more at or below it.
 
     ``dependences`` may be relaxed for ``reductions`` (of ``model``); a loop
     that carries one then gets the clauses for it, or is not parallel.
     """
+    search = _Search(dependences, tiled, model, reductions, min_depth, threads)
     chosen: list[ParallelLoop] = []
     for path, band in band_nodes(schedule):
         if any(path[: len(loop.path)] == loop.path for loop in chosen):
             continue
-        loop = _choose(band, path, dependences, set(tiled), model, reductions, min_depth)
+        loop = _choose(band, path, search)
         if loop is not None:
             chosen.append(loop)
     return ParallelPlan(tuple(chosen))
+
+
+def with_thread_work(
+    plan: ParallelPlan, model: PolyModel, machine: Machine, parameters: Mapping[str, int]
+) -> ParallelPlan:
+    """``plan`` with ``work`` set on the loops that start threads from fewer instances than the machine's
+    ``parallel_work`` because their data stream from memory (``polyopt.analysis.residency.thread_work``)."""
+    loops = []
+    for loop in plan.loops:
+        work = thread_work(model, loop.statements, machine, parameters)
+        loops.append(replace(loop, work=work if work < machine.parallel_work else 0))
+    return ParallelPlan(tuple(loops))
 
 
 def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
@@ -152,5 +185,5 @@ def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
     for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
         band = node_at(schedule, loop.path)
         band = _wavefront(band) if loop.wavefront else moved_outermost(band, loop.member)
-        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic).get_schedule()
+        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic, work=loop.work).get_schedule()
     return schedule

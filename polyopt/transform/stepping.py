@@ -11,9 +11,10 @@ from typing import Protocol
 
 import islpy as isl
 
+from polyopt.analysis.parallel_loops import parallel_members
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, band_statements, has_outer_parallel, node_at, outermost_bands
+from polyopt.schedule_tree import band_nodes, band_statements, node_at, outermost_bands
 from polyopt.transform.scheduling import SchedulerOptions, original_group_schedule, schedule_group
 
 
@@ -40,7 +41,7 @@ def top_level_nests(scop: Scop) -> list[frozenset[str]]:
 
 def outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
     """Whether every outermost band has a member that carries no dependence."""
-    return all(has_outer_parallel(band, dependences) for band in outermost_bands(schedule))
+    return all(parallel_members(band, dependences) for band in outermost_bands(schedule))
 
 
 def stepwise_schedule(

@@ -25,9 +25,9 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
-from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.parallel_loops import uneven_work
 from polyopt.analysis.reductions import Reduction
+from polyopt.analysis.residency import worth_threads
 from polyopt.analysis.tile_facts import BandFacts
 from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
 from polyopt.analysis.vector_loops import carries_own_dependence, innermost_member, runs_recurrence
@@ -210,7 +210,7 @@ def band_facts(
         recurrence = scalar and runs_recurrence(band, inner, dependences)
     parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
     reuse = tuple(own + extra for own, extra in zip(footprint.reuse(), dependence_reuse(band, flow), strict=True))
-    threads = instance_count(model, frozenset(band_statements(band)), parameters) >= machine.parallel_work
+    threads = worth_threads(model, frozenset(band_statements(band)), machine, parameters)
     blocks = parallel is not None and not uneven_work(moved_outermost(band, parallel))
     outer = next(m for m in range(count) if m != inner)
     iteration = None

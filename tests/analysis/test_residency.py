@@ -4,10 +4,11 @@ its instances against the work from which threads start."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
-from polyopt.analysis.residency import Residency, group_residency
+from polyopt.analysis.residency import Residency, group_residency, thread_work, worth_threads
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import build_model
@@ -36,3 +37,26 @@ def test_jacobi_1d_at_polybench_large_is_resident(scop_of: Callable[[str], Scop]
     assert (large.data, large.instances) == (2 * 8 * 2000, 2 * 500 * 1998)
     assert large.resident and "fit in L2" in large.describe()
     assert not huge.resident and "do not fit" in huge.describe()
+
+
+def test_data_beyond_the_shared_cache_start_threads_below_the_parallel_work(scop_of: Callable[[str], Scop]) -> None:
+    model = build_model(scop_of(JACOBI_1D))
+    statements = frozenset(model.domains)
+    few = {"T": 2, "n": 4 << 20}  # two arrays of 32 MiB, 16 Mi instances: just below the parallel work
+    small = {"T": 2, "n": 1 << 20}  # 4 Mi instances touching 16 MiB
+    many = {"T": 5000, "n": 2000}  # 20 Mi instances reusing 32 KB
+
+    assert MACHINE.shared_cache == 32 << 20
+    # 4n - 8 instances touch 16n bytes: the 32 MiB of the shared cache take 8 Mi (1 - 2/n) instances
+    assert thread_work(model, statements, MACHINE, few) == (1 << 23) - 4
+    assert worth_threads(model, statements, MACHINE, few)
+    assert thread_work(model, statements, MACHINE, small) == (1 << 23) - 16
+    assert not worth_threads(model, statements, MACHINE, small)
+    assert thread_work(model, statements, MACHINE, many) == MACHINE.parallel_work
+    assert worth_threads(model, statements, MACHINE, many)
+    assert thread_work(model, statements, replace(MACHINE, stream_threads=0), few) == MACHINE.parallel_work
+
+
+def test_without_an_l3_the_shared_cache_is_the_l2_of_every_core() -> None:
+    machine = Machine(l1=32 << 10, l2=1 << 20, l3=0, line=64, cores=4, simd_bytes=32, origin="test")
+    assert machine.shared_cache == 4 << 20

@@ -3,12 +3,15 @@ time-skewed tile bands, and the marked tree."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import islpy as isl
 import pytest
 
 from polyopt.analysis.parallel_loops import MIN_WAVEFRONT_MEMBERS, uneven_work
 from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import find_reductions
+from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
     band_nodes,
@@ -19,7 +22,7 @@ from polyopt.schedule_tree import (
     parallel_outermost,
     parent_mark,
 )
-from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel
+from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel, with_thread_work
 from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
 from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
@@ -167,14 +170,31 @@ def test_a_wavefront_names_the_reductions_its_parallel_loop_carries(kernel_of: K
     assert loop.reductions == reduction_clauses(kernel.model, band, 0, reductions, allow_sections=True)
 
 
-def test_two_member_time_skewed_band_gets_no_wavefront(kernel_of: KernelOf) -> None:
+def test_two_member_time_skewed_band_is_a_wavefront_only_when_threads_start(kernel_of: KernelOf) -> None:
     kernel = kernel_of(JACOBI_1D)
     schedule = kernel.isl_schedule()
     ((_, band),) = band_nodes(schedule)
     assert band.band_n_member() == MIN_WAVEFRONT_MEMBERS - 1
     tiled, paths = _tiled(kernel, schedule)
+    asked: list[frozenset[str]] = []
+
+    def threads(statements: frozenset[str]) -> bool:
+        asked.append(statements)
+        return True
 
     assert plan_parallel(tiled, kernel.full, paths) == ParallelPlan(())
+    assert plan_parallel(tiled, kernel.full, paths, threads=lambda _: False) == ParallelPlan(())
+    (loop,) = plan_parallel(tiled, kernel.full, paths, threads=threads).loops
+    assert loop.wavefront and loop.path in paths
+    assert asked == [kernel.statements]
+    assert_legal(apply_parallel(tiled, ParallelPlan((loop,))), kernel.full)
+
+
+def test_a_two_member_band_inside_a_loop_is_no_wavefront(kernel_of: KernelOf) -> None:
+    kernel = kernel_of("for (k = 0; k < n; k++)\n" + JACOBI_1D.replace("\n", "\n  "))
+    tiled, paths = _tiled(kernel, kernel.isl_schedule())
+    assert paths
+    assert not any(loop.wavefront for loop in plan_parallel(tiled, kernel.full, paths, threads=lambda _: True).loops)
 
 
 def test_untiled_time_skewed_stencil_has_no_wavefront(kernel_of: KernelOf) -> None:
@@ -303,3 +323,37 @@ def test_the_mark_name_keeps_the_cyclic_schedule() -> None:
     mark = LoopMark(PARALLEL_MARK, 2, (ReductionClause("+", "s", "variable"),), cyclic=True)
     assert LoopMark.parse(mark.name()) == mark
     assert not LoopMark.parse(LoopMark(PARALLEL_MARK, 2).name()).cyclic
+
+
+@pytest.mark.parametrize(("cyclic", "factor"), [(False, 0), (True, 0), (True, 4)])
+def test_the_mark_name_keeps_the_instances_from_which_threads_start(cyclic: bool, factor: int) -> None:
+    mark = LoopMark(PARALLEL_MARK, 1, (ReductionClause("+", "x", "section"),), cyclic, factor, work=4096)
+    assert "~work=4096" in mark.name()
+    assert LoopMark.parse(mark.name()) == mark
+    assert LoopMark.parse(LoopMark(PARALLEL_MARK, 1, cyclic=cyclic).name()).work == 0
+
+
+COPY = "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    B[i][j] = 2 * A[i][j];\n"
+
+
+def test_loops_over_streamed_data_start_threads_from_fewer_instances(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY)
+    schedule = kernel.model.schedule
+    plan = plan_parallel(schedule, kernel.full)
+    machine = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+
+    (loop,) = with_thread_work(plan, kernel.model, machine, {"n": 3000}).loops
+    (off,) = with_thread_work(plan, kernel.model, replace(machine, stream_threads=0), {"n": 3000}).loops
+    (gemm,) = with_thread_work(
+        plan_parallel(kernel_of(GEMM).isl_schedule(), kernel_of(GEMM).full),
+        kernel_of(GEMM).model,
+        machine,
+        {"ni": 3000, "nj": 3000, "nk": 3000},
+    ).loops
+
+    assert loop.work == (32 << 20) // 16  # 16 bytes (two doubles) per instance
+    assert "threads from 2097152 instances" in loop.describe()
+    assert off.work == 0 and gemm.work == 0  # a product reuses its data: the machine's parallel work
+    ((_, band),) = marked_bands(apply_parallel(schedule, ParallelPlan((loop,))), PARALLEL_MARK)
+    mark = parent_mark(band)
+    assert mark is not None and mark.work == loop.work
