@@ -526,9 +526,23 @@ SWEEP_FEATURES = [
 ]
 
 
+SOLVE_FEATURES = [
+    (
+        "a forward solve",
+        r"for \(j = 0; j < i; j\+\+\) \{\n\s+(\w)\[i\] (-=|= \1\[i\] -) 0\.25 \* \w\[i\]\[j\] \* \1\[j\]",
+    ),
+    ("a backward solve", r"for \(i = n - 1; i >= 0; i--\) \{\n\s+(\w\[i\] = \w\[i\];\n\s+)?for \(j = i \+ 1; "),
+    ("an integer solve", r"(\w)\[i\] = \(\1\[i\] - 3 \* \1\[j\] \+ \w\[i\]\[j\]\) % 1009;"),
+    ("a right-hand side copied first", r"for \(i = .*\{\n\s+(\w)\[i\] = (?!\1)\w\[i\];\n\s+for \(j"),
+    ("a scaling by the diagonal", r"(\w)\[i\] = .*\w\[i\]\[i\]"),
+]
+
+
 @pytest.mark.parametrize(
     ("family", "feature", "pattern"),
-    [("pivots", *feature) for feature in PIVOT_FEATURES] + [("sweeps", *feature) for feature in SWEEP_FEATURES],
+    [("pivots", *feature) for feature in PIVOT_FEATURES]
+    + [("sweeps", *feature) for feature in SWEEP_FEATURES]
+    + [("solves", *feature) for feature in SOLVE_FEATURES],
 )
 def test_a_family_covers(family: str, feature: str, pattern: str) -> None:
     assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), family)), feature
@@ -547,17 +561,21 @@ def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
     assert all(re.match(r"\s*for \(i = 0; i < [2-5]; i\+\+\)", region) for region in regions)
 
 
-@pytest.fixture(scope="module")
-def sweep_reports() -> list[list[str]]:
-    """The reports of the regions of the first 40 sweep programs, optimized down the paths of large
-    ones (threads, tiles)."""
+def _large_path_reports(family: str, count: int) -> list[list[str]]:
+    """The reports of the regions of the first ``count`` programs of ``family``, optimized down the
+    paths of large ones (threads, tiles)."""
     options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
     reports = []
-    for seed in range(40):
-        outcome = optimize_text(generate(seed, "sweeps").render(), f"sweeps_{seed}.c", options)
+    for seed in range(count):
+        outcome = optimize_text(generate(seed, family).render(), f"{family}_{seed}.c", options)
         assert not outcome.warnings, seed
         reports.append([format_report(region.report) for region in outcome.regions if region.report])
     return reports
+
+
+@pytest.fixture(scope="module")
+def sweep_reports() -> list[list[str]]:
+    return _large_path_reports("sweeps", 40)
 
 
 def _programs_with(reports: list[list[str]], *phrases: str) -> int:
@@ -575,3 +593,15 @@ def test_sweep_programs_get_skewed_tiles_with_a_vector_loop_per_sweep(sweep_repo
 
 def test_sweep_programs_over_three_space_dimensions_get_time_skewed_planes(sweep_reports: list[list[str]]) -> None:
     assert _programs_with(sweep_reports, "time skewed along the outer space loop") >= 3
+
+
+def test_the_solve_family_is_deterministic_and_only_has_solves() -> None:
+    regions = _regions(range(30), "solves")
+
+    assert regions == _regions(range(30), "solves")
+    assert all(re.match(r"\s*for \(i = (0; i < n; i\+\+|n - 1; i >= 0; i--)\)", region) for region in regions)
+
+
+def test_solve_programs_run_their_tiles_as_wavefronts() -> None:
+    reports = _large_path_reports("solves", 12)
+    assert _programs_with(reports, "wavefront over tiles") >= 6

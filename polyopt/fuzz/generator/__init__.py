@@ -44,10 +44,14 @@ families, each at the edge of a rewrite's precondition:
 - out-of-place sweeps under a time loop (``B[j][k] = 0.2 * (A[j][k] + A[j][k - 1] + ...)``, then
   ``A`` from ``B``; jacobi-1d, jacobi-2d, fdtd-2d), over one or two space dimensions, two or three
   arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them, or
-  one array swept in place (seidel-2d).
+  one array swept in place (seidel-2d);
+- forward or backward substitution with a triangular matrix (``x[i] -= 0.25 * L[i][j] * x[j]`` for
+  ``j < i``, or ``j > i`` with ``i`` descending; trisolv), sometimes after a copy of a right-hand side
+  and before a scaling by the diagonal, for the wavefronts of two-member bands.
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
-updates; ``"sweeps"``: the sweeps under a time loop), for a campaign that targets one rewrite.
+updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions), for a campaign that
+targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -108,6 +112,7 @@ from polyopt.fuzz.generator.program import (
     Stmt,
 )
 from polyopt.fuzz.generator.shrink import smaller_variants
+from polyopt.fuzz.generator.solves import solves
 from polyopt.fuzz.generator.sweeps import sweeps
 
 __all__ = [
@@ -131,7 +136,7 @@ __all__ = [
 ]
 
 
-FAMILIES = ("pivots", "sweeps")  # the kinds of nest that ``generate`` can be restricted to
+FAMILIES = ("pivots", "sweeps", "solves")  # the kinds of nest that ``generate`` can be restricted to
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -139,7 +144,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
     rng = builder.rng
     kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
     kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots", "sweeps")
-    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5))[0]
+    kinds += ("solves",)
+    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5, 4))[0]
     if kind == "accumulator":
         return [accumulator(builder)]
     if kind == "reduction":
@@ -168,6 +174,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return pivot_updates(builder)
     if kind == "sweeps":
         return sweeps(builder)
+    if kind == "solves":
+        return solves(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
