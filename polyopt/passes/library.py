@@ -8,7 +8,7 @@ Public: ``Library``, ``LibraryCut``, ``LIBRARY``, ``RunSegment``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import compute_dependences
@@ -26,6 +26,7 @@ from polyopt.passes.base import Part, RegionContext, isl_context
 from polyopt.report import RegionReport
 from polyopt.transform.library import LibraryPlan, plan_library, read_later
 
+_OF_THE_REGION = frozenset({"index", "location", "parameters", "fusion"})  # report fields that are not lists
 RunSegment = Callable[[Scop, Options, frozenset[str]], Part]  # a segment through the loop pipeline
 
 
@@ -220,24 +221,12 @@ def _library_segment(
 
 
 def _merged_reports(reports: list[RegionReport]) -> RegionReport:
-    """One report for the segments of a region: the region's statements and each segment's decisions."""
+    """One report for the segments of a region: the first one's place and parameters, the fusion texts
+    joined, and every list of lines of each segment in turn."""
     first = reports[0]
     joined = {
-        field: tuple(item for report in reports for item in getattr(report, field))
-        for field in (
-            "statements",
-            "dependences",
-            "schedule",
-            "tiles",
-            "parallel",
-            "vector",
-            "notes",
-            "reductions",
-            "expansions",
-            "in_place",
-            "contractions",
-            "fusion_candidates",
-        )
+        field.name: tuple(item for report in reports for item in getattr(report, field.name))
+        for field in fields(RegionReport)
+        if field.name not in _OF_THE_REGION
     }
-    fusion = " | ".join(report.fusion for report in reports)
-    return replace(first, fusion=fusion, **joined)
+    return replace(first, fusion=" | ".join(report.fusion for report in reports), **joined)
