@@ -100,7 +100,11 @@ def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, ki
 
 
 def _mark_a_carrying_loop(
-    schedule: isl.Schedule, dependences: isl.UnionMap, tiled: frozenset[tuple[int, ...]] = frozenset(), *_: object
+    schedule: isl.Schedule,
+    dependences: isl.UnionMap,
+    tiled: frozenset[tuple[int, ...]] = frozenset(),
+    *_: object,
+    **__: object,
 ) -> ParallelPlan:
     """A wrong parallel pass: it marks the first band member that carries a dependence."""
     for path, band in band_nodes(schedule):
