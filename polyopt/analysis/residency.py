@@ -24,10 +24,11 @@ than starting a team costs).  ``Machine.stream_threads`` = 0 turns the second th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
+from polyopt.analysis.parallel_loops import StartsThreads
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 
@@ -88,6 +89,6 @@ def worth_threads(
     return instance_count(model, statements, parameters) >= thread_work(model, statements, machine, parameters)
 
 
-def threads_at(model: PolyModel, machine: Machine, parameters: Mapping[str, int]) -> Callable[[frozenset[str]], bool]:
+def threads_at(model: PolyModel, machine: Machine, parameters: Mapping[str, int]) -> StartsThreads:
     """``worth_threads`` of a set of statements of ``model``, on ``machine`` at ``parameters``."""
     return lambda statements: worth_threads(model, statements, machine, parameters)
