@@ -54,7 +54,9 @@ def _run(binary: Path, threads: int) -> tuple[float, str]:
     raise ToolchainError(f"{binary} printed no polybench-time")
 
 
-def _variants(kernel: str, folder: Path, flags: list[str], others: list[str], size: str) -> dict[str, Path]:
+def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[str], size: str) -> dict[str, Path]:
+    """The sources to time for example ``kernel``: the original, polyopt's output with ``flags`` and each
+    command of ``others`` (``--vs``) run at ``size``, written into ``folder``."""
     source = EXAMPLES / f"{kernel}.c"
     variants = {"original": source}
     optimized = folder / f"{kernel}.polyopt.c"
@@ -91,7 +93,7 @@ def bench_kernel(
     rounds; more while a variant's times add up to less than ``min_seconds`` (``rounds_wanted``)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        sources = _variants(kernel, folder, flags, others, size)
+        sources = kernel_variants(kernel, folder, flags, others, size)
         twin = twins(sources, _example_cpp_flags(size))
         binaries = {}
         for name in dict.fromkeys(twin.values()):

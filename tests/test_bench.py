@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import _variants, bench_kernel
+from polyopt.bench import bench_kernel, kernel_variants
 from polyopt.bench import main as bench_main
 from polyopt.bench_gemm import Row, table
 from polyopt.bench_gemm import main as bench_gemm_main
@@ -45,7 +45,7 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = _variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"], "MINI")
+    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"], "MINI")
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
 
 

@@ -2,7 +2,7 @@
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
 ``ResidencyOf``, ``LoopAnswer``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
-``model_costing``, ``model_residency``, ``group_schedule``, ``schedule_region``.
+``model_costing``, ``model_residency``, ``group_schedule``, ``parallelizes``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -294,12 +294,12 @@ def group_schedule(
                 stepwise,
                 f"{where}: parallel vector loops inside the original outer loop instead of a scalar wavefront",
             )
-    if costing is not None and _parallelizes(costing(stepwise), costing(schedule)):
+    if costing is not None and parallelizes(costing(stepwise), costing(schedule)):
         return stepwise, f"{where}: parallel loops inside the original outer loop cost less than isl's band"
     return schedule, None
 
 
-def _parallelizes(stepwise: GroupCost, fused: GroupCost) -> bool:
+def parallelizes(stepwise: GroupCost, fused: GroupCost) -> bool:
     """Whether ``stepwise`` runs more instances in parallel than ``fused`` and costs less."""
     more = stepwise.parallel_instances > fused.parallel_instances
     return more and stepwise.cycles < fused.cycles * (1 - TIE)

@@ -347,8 +347,8 @@ def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> N
     parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), MACHINE)
 
     assert streams_less.cycles < fused.cycles
-    assert not fusion._parallelizes(streams_less, fused)
-    assert fusion._parallelizes(parallel, fused)
+    assert not fusion.parallelizes(streams_less, fused)
+    assert fusion.parallelizes(parallel, fused)
 
 
 def test_a_band_costs_the_machine_prices_of_its_instances_and_bytes_spread_over_its_cores() -> None:
