@@ -1,6 +1,7 @@
 """The probe: how fast the BLAS library, polyopt's microkernel and its loops are on this machine.
 
-Public: ``GEMM_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``, ``measure``.
+Public: ``GEMM_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``, ``default_gemv_sizes``, ``measure``,
+``sampled``.
 
 The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes one small program
 three times (its loops: ``--blas=none --no-microkernel``; its microkernel: ``--blas=none``; the
@@ -8,12 +9,14 @@ library: every idiom called), builds each with the benchmark's gcc flags and run
 processes, interleaved, each timing only its region, which comes after an OpenMP parallel loop as in
 any program with polyopt's parallel loops (PolyBench's harness has one too: libgomp's threads then spin
 for a while, and a library call that starts the library's own threads meanwhile competes with them for
-the cores): a matrix-matrix product (n×n×n) at
-``GEMM_SIZES``, a matrix-vector product (n×n) and two of them over one matrix (``y = A x``, ``z = Aᵀ w``)
-at ``GEMV_SIZES``, the mean of five runs (a call after the parallel loop runs either in well under a
-millisecond or, when the library's threads wait for the cores, milliseconds later; the mean weighs both
-as a program meets them, where a median picks either), with
-``OMP_NUM_THREADS`` the machine's cores (a few seconds in all).  ``measured_choice``
+the cores): a matrix-matrix product (n×n×n) at ``GEMM_SIZES``, a matrix-vector product (n×n) and two of
+them over one matrix (``y = A x``, ``z = Aᵀ w``) at ``GEMV_SIZES`` and at one size whose matrix streams
+from memory (``default_gemv_sizes``), with ``OMP_NUM_THREADS`` the machine's cores.  Each time is the
+mean of its runs (a call after the parallel loop runs either in well under a millisecond or, when the
+library's threads wait for the cores, milliseconds later; the mean weighs both as a program meets them,
+where a median picks either): five rounds, then more rounds of the cases whose fastest variants are
+within ``CLOSE`` of each other, up to ``MAX_RUNS`` (``sampled``; a few seconds in all).  The near ties are
+where the choice flipped from one probe to the next.  ``measured_choice``
 (``polyopt.analysis.library_choice``) turns the timings into a choice per idiom.
 
 The result is cached per user, per CPU and library (``polyopt.probe_cache``).  No probe with
@@ -50,7 +53,10 @@ from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
+STREAM_SIZE_LIMIT = 8192  # the largest GEMV size measured: its matrix takes 512 MiB
 RUNS = 5
+MAX_RUNS = 15
+CLOSE = 0.1  # cases whose two fastest variants are closer than this get more rounds, up to MAX_RUNS
 
 PROGRAM = """\
 #include <stdio.h>
@@ -131,7 +137,10 @@ int main(int argc, char **argv)
   else
     gemv(n);
   printf("%.9f\\n", omp_get_wtime() - start);
-  fprintf(stderr, "%g %g %g %g\\n", C[n / 2][n / 3], y[n / 2], z[n / 3], team);
+  if (matrix)
+    fprintf(stderr, "%g %g\\n", C[n / 2][n / 3], team);
+  else
+    fprintf(stderr, "%g %g %g\\n", y[n / 2], z[n / 3], team);
   return 0;
 }
 """
@@ -167,17 +176,60 @@ def _seconds(binary: Path, kind: str, size: int, threads: int) -> float:
     return float(run_program(binary, arguments=[kind, str(size)], threads=threads).stdout.split()[0])
 
 
+def default_gemv_sizes(machine: Machine) -> tuple[int, ...]:
+    """``GEMV_SIZES`` and the smallest power of two whose n×n doubles take twice the cache all cores share
+    (up to ``STREAM_SIZE_LIMIT``), so that one measured product streams its matrix from memory as large
+    programs do."""
+    size = max(GEMV_SIZES)
+    while size * size * 8 < 2 * machine.shared_cache and size < STREAM_SIZE_LIMIT:
+        size *= 2
+    return tuple(sorted({*GEMV_SIZES, size}))
+
+
+Case = tuple[str, int]  # the program's kind (m, v, s) and its size n
+Item = tuple[str, int, str]  # a case and the variant that runs it
+
+
+def _close(times: Mapping[Item, list[float]]) -> set[Case]:
+    """The cases whose two fastest variants' mean times differ by less than ``CLOSE`` of the faster."""
+    means: dict[Case, list[float]] = {}
+    for (kind, size, _), values in times.items():
+        means.setdefault((kind, size), []).append(statistics.fmean(values))
+    ranked = {case: sorted(found) for case, found in means.items() if len(found) > 1}
+    return {case for case, found in ranked.items() if found[1] < found[0] * (1 + CLOSE)}
+
+
+def sampled(plan: list[Item], seconds: Callable[[Item], float], runs: int, max_runs: int) -> dict[Item, list[float]]:
+    """The times of every item of ``plan`` in ``runs`` interleaved rounds, then, while some case's two fastest
+    variants are close (``_close``) and fewer than ``max_runs`` rounds ran, one more round of those cases'
+    items: samples are added where the choice is in doubt, until it is clear or the rounds run out."""
+    times: dict[Item, list[float]] = {item: [] for item in plan}
+    for _ in range(runs):
+        for item in plan:
+            times[item].append(seconds(item))
+    for _ in range(runs, max_runs):
+        doubtful = _close(times)
+        if not doubtful:
+            break
+        for item in plan:
+            if item[:2] in doubtful:
+                times[item].append(seconds(item))
+    return times
+
+
 def measure(
     machine: Machine,
     gemm_sizes: tuple[int, ...] = GEMM_SIZES,
-    gemv_sizes: tuple[int, ...] = GEMV_SIZES,
+    gemv_sizes: tuple[int, ...] | None = None,
     runs: int = RUNS,
     threads: int | None = None,
+    max_runs: int = MAX_RUNS,
 ) -> Measurements:
     """Mean region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
-    (GEMV, and two GEMVs over one matrix) at each size, in ``runs`` interleaved rounds with ``threads``
-    (default: the machine's cores)."""
+    (GEMV, and two GEMVs over one matrix) at each size (GEMV: by default ``default_gemv_sizes``), sampled by
+    ``sampled`` with ``threads`` (default: the machine's cores)."""
     threads = threads or machine.cores
+    gemv_sizes = gemv_sizes or default_gemv_sizes(machine)
     load = os.getloadavg()[0]
     defines = [f"GMAX={max(gemm_sizes)}", f"VMAX={max(gemv_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
@@ -185,10 +237,7 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
         binaries = _built(folder, machine, defines)
-        times: dict[tuple[str, int, str], list[float]] = {item: [] for item in plan}
-        for _ in range(runs):
-            for kind, size, variant in plan:
-                times[kind, size, variant].append(_seconds(binaries[variant], kind, size, threads))
+        times = sampled(plan, lambda item: _seconds(binaries[item[2]], item[0], item[1], threads), runs, max_runs)
         library = run_program(binaries["call"], arguments=["info"]).stdout.splitlines()
     mean = {item: statistics.fmean(values) for item, values in times.items()}
     gemm = tuple(

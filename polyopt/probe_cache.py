@@ -33,7 +33,7 @@ from polyopt.analysis.library_choice import Measurements, Timing
 from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 
 
 @dataclass(frozen=True)

@@ -23,15 +23,18 @@ from polyopt.analysis.library_choice import (
     LibraryChoice,
     Measurements,
     Timing,
+    beats,
+    crossover,
     default_choice,
     measured_choice,
+    microkernel_wins,
 )
 from polyopt.cli import main
 from polyopt.emit.blas import cblas_available
 from polyopt.machine import Machine, detect
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.probe import NO_PROBE_VARIABLE, RunProbe
+from polyopt.probe import CLOSE, GEMV_SIZES, NO_PROBE_VARIABLE, STREAM_SIZE_LIMIT, RunProbe, default_gemv_sizes, sampled
 from polyopt.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
@@ -65,6 +68,53 @@ class FakeRun:
 
 
 # -- the choice --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("call", "called_from"), [(0.97, None), (0.90, 1024)])
+def test_a_call_within_the_tie_margin_of_the_loops_is_not_faster(call: float, called_from: int | None) -> None:
+    timings = (Timing(512, 1.0, 2.0), Timing(1024, 1.0, call))
+    assert crossover(timings) == called_from
+    assert beats(call, 1.0) is (called_from is not None)
+
+
+def test_a_microkernel_level_with_the_loops_does_not_replace_them() -> None:
+    assert not microkernel_wins((Timing(800, 30.0, 40.0, 29.5),))
+    assert microkernel_wins((Timing(800, 30.0, 40.0, 20.0),))
+
+
+# -- the sampling --------------------------------------------------------------------------------
+
+
+def test_only_the_cases_whose_fastest_variants_are_close_get_more_rounds() -> None:
+    base = {("v", 512, "loops"): 1.0, ("v", 512, "call"): 1.0 + CLOSE / 2, ("v", 2048, "loops"): 1.0}
+    base[("v", 2048, "call")] = 1.0 + 2 * CLOSE
+    times = sampled(list(base), base.__getitem__, runs=3, max_runs=7)
+    assert {item: len(values) for item, values in times.items()} == {
+        ("v", 512, "loops"): 7,
+        ("v", 512, "call"): 7,
+        ("v", 2048, "loops"): 3,
+        ("v", 2048, "call"): 3,
+    }
+
+
+def test_sampling_stops_once_no_case_is_close() -> None:
+    calls: list[tuple[str, int, str]] = []
+
+    def seconds(item: tuple[str, int, str]) -> float:
+        calls.append(item)
+        slow_phase = sum(1 for done in calls if done == item) <= 2
+        return 1.0 if item[2] == "loops" or slow_phase else 2.0
+
+    times = sampled([("m", 800, "loops"), ("m", 800, "call")], seconds, runs=2, max_runs=15)
+    assert [len(values) for values in times.values()] == [3, 3]  # the third round set them apart
+
+
+def test_one_gemv_size_streams_its_matrix_from_memory() -> None:
+    assert default_gemv_sizes(MACHINE) == (*GEMV_SIZES, 4096)  # 128 MiB against 32 MiB of L3
+    small = dataclasses.replace(MACHINE, l3=4 << 20)
+    assert default_gemv_sizes(small) == GEMV_SIZES  # 2048² doubles (32 MiB) already stream
+    huge = dataclasses.replace(MACHINE, l3=4 << 30)
+    assert default_gemv_sizes(huge) == (*GEMV_SIZES, STREAM_SIZE_LIMIT)
 
 
 def test_a_library_slower_than_the_microkernel_is_never_called_for_gemm() -> None:

@@ -1,7 +1,7 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
 Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
-``KINDS``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
+``KINDS``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
 The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
@@ -18,8 +18,10 @@ sizes n.  From them:
 - SYRK, SYR2K, TRMM and SYMM, not measured, from the machine's level-3 threshold.
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
-n; the threshold is its work (n³ or n²), checked at run time.  A threshold that a target file or a
-flag sets for a BLAS level (``given``) wins over the measurements of that level.  Without
+n, by more than ``TIE`` (a near tie keeps polyopt's own code: the choice does not flip from one probe
+to the next, and no library thread shares the cores); the threshold is its work (n³ or n²), checked at
+run time.  The microkernel, too, replaces the loops only when faster by more than ``TIE``.  A threshold
+that a target file or a flag sets for a BLAS level (``given``) wins over the measurements of that level.  Without
 measurements every idiom is called from the machine's threshold of its level and the microkernel
 runs where no call is made (``default_choice``).
 """
@@ -33,6 +35,9 @@ from polyopt.machine import Machine
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
 _FIELDS = {3: "blas3_threshold", 2: "blas2_threshold"}  # the machine's threshold of each BLAS level
+# a variant replaces the simpler code (the call the loops or the microkernel, the microkernel the loops) only when
+# faster by more than this share: nearer, the two are level within the probe's noise, and the choice would flip
+TIE = 0.05
 
 
 @dataclass(frozen=True)
@@ -107,13 +112,18 @@ class ProbeNeeded(Exception):
     """A region needs the library choice, which waits for the probe (run by the caller, outside the region)."""
 
 
+def beats(seconds: float, other: float) -> bool:
+    """Whether a time of ``seconds`` beats ``other`` by more than ``TIE`` of it."""
+    return seconds < other * (1 - TIE)
+
+
 def crossover(timings: tuple[Timing, ...], microkernel: bool = False) -> int | None:
     """The smallest size from which the call beats the alternative (the microkernel when
-    ``microkernel``, else the loops) at every larger measured size; None when it loses at the largest."""
+    ``microkernel``, else the loops) at every larger measured size; None when it does not at the largest."""
     found: int | None = None
     for timing in sorted(timings, key=lambda t: t.size, reverse=True):
         alternative = timing.microkernel if microkernel and timing.microkernel is not None else timing.loops
-        if timing.call >= alternative:
+        if not beats(timing.call, alternative):
             break
         found = timing.size
     return found
@@ -122,7 +132,7 @@ def crossover(timings: tuple[Timing, ...], microkernel: bool = False) -> int | N
 def microkernel_wins(timings: tuple[Timing, ...]) -> bool:
     """Whether the microkernel beat the loops at the largest measured GEMM size."""
     largest = max(timings, key=lambda t: t.size)
-    return largest.microkernel is not None and largest.microkernel < largest.loops
+    return largest.microkernel is not None and beats(largest.microkernel, largest.loops)
 
 
 def _machine_call(kind: str, level: int, machine: Machine) -> Call:
