@@ -140,14 +140,16 @@ FLAGS = (
         ("--microkernel/--no-microkernel",),
         "Compute GEMM idioms (C += alpha * op(A) * op(B)) with a register-blocked, packed microkernel "
         "sized for the target (vector width, registers, caches) where no CBLAS call is made: with --blas=none, "
-        "and below the BLAS threshold.",
+        "and below the BLAS threshold; SYRK and SYR2K too, on their triangle, from the target's "
+        "rank-k-microkernel work.",
         "microkernel",
         (
             (
                 "`--microkernel/--no-microkernel`",
                 "compute GEMM idioms with polyopt's register-blocked, packed microkernel (see Microkernel below) where "
-                "no CBLAS call is made: with `--blas=none` (the region is then cut around its GEMM idioms only), and "
-                "below the BLAS threshold; on by default, never with `--no-reassociate` or `--identity`",
+                "no CBLAS call is made: with `--blas=none` (the region is then cut around the idioms it computes), "
+                "and below the BLAS threshold; SYRK and SYR2K too, on their triangle, from the target's "
+                "`rank-k-microkernel` work; on by default, never with `--no-reassociate` or `--identity`",
             ),
         ),
         default=True,

@@ -92,6 +92,7 @@ class Machine:
     tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
     tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
     stream_threads: int = DEFAULTS["stream_threads"]
+    rank_k_microkernel: int = DEFAULTS["rank_k_microkernel"]
     unroll_jam: int = DEFAULTS["unroll_jam"]
 
     @property

@@ -1,7 +1,7 @@
 """The probe: how fast the BLAS library, polyopt's microkernel and its loops are on this machine.
 
-Public: ``GEMM_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``, ``default_gemv_sizes``, ``measure``,
-``sampled``.
+Public: ``GEMM_SIZES``, ``RANK_K_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
+``default_gemv_sizes``, ``measure``, ``sampled``.
 
 The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes one small program
 three times (its loops: ``--blas=none --no-microkernel``; its microkernel: ``--blas=none``; the
@@ -9,7 +9,8 @@ library: every idiom called), builds each with the benchmark's gcc flags and run
 processes, interleaved, each timing only its region, which comes after an OpenMP parallel loop as in
 any program with polyopt's parallel loops (PolyBench's harness has one too: libgomp's threads then spin
 for a while, and a library call that starts the library's own threads meanwhile competes with them for
-the cores): a matrix-matrix product (n×n×n) at ``GEMM_SIZES``, a matrix-vector product (n×n) and two of
+the cores): a matrix-matrix product (n×n×n) at ``GEMM_SIZES``, the rank-k update ``C += A Aᵀ`` (lower
+triangle, n×n×n) at ``RANK_K_SIZES``, a matrix-vector product (n×n) and two of
 them over one matrix (``y = A x``, ``z = Aᵀ w``) at ``GEMV_SIZES`` and at one size whose matrix streams
 from memory (``default_gemv_sizes``), with ``OMP_NUM_THREADS`` the machine's cores.  Each time is the
 mean of its runs (a call after the parallel loop runs either in well under a millisecond or, when the
@@ -53,9 +54,10 @@ from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
+RANK_K_SIZES = (800,)  # SYRK, n×n×n, within the GEMM's arrays
 STREAM_SIZE_LIMIT = 8192  # the largest GEMV size measured: its matrix takes 512 MiB
 RUNS = 5
-MAX_RUNS = 15
+MAX_RUNS = 9
 CLOSE = 0.1  # cases whose two fastest variants are closer than this get more rounds, up to MAX_RUNS
 
 PROGRAM = """\
@@ -80,6 +82,17 @@ static void gemm(int n)
     for (j = 0; j < n; j++)
       for (k = 0; k < n; k++)
         C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+
+static void syrk(int n)
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++)
+      for (k = 0; k < n; k++)
+        C[i][j] += A[i][k] * A[j][k];
 #pragma endscop
 }
 
@@ -113,7 +126,8 @@ int main(int argc, char **argv)
       printf("%s\\n%s\\n", openblas_get_corename(), openblas_get_config());
     return 0;
   }
-  int matrix = argv[1][0] == 'm', n = atoi(argv[2]);
+  char kind = argv[1][0];
+  int matrix = kind == 'm' || kind == 'k', n = atoi(argv[2]);
   for (int i = 0; i < n; i++) {
     x[i] = (i % 7) / 7.0;
     w[i] = (i % 5) / 5.0;
@@ -130,9 +144,11 @@ int main(int argc, char **argv)
   for (int i = 0; i < n; i++)
     team += x[i];
   double start = omp_get_wtime();
-  if (matrix)
+  if (kind == 'm')
     gemm(n);
-  else if (argv[1][0] == 's')
+  else if (kind == 'k')
+    syrk(n);
+  else if (kind == 's')
     shared(n);
   else
     gemv(n);
@@ -150,7 +166,7 @@ _VARIANTS = {"loops": ("none", False), "microkernel": ("none", True), "call": ("
 
 def _optimized(folder: Path, name: str, machine: Machine) -> Path:
     """The timing program optimized as variant ``name`` (``_VARIANTS``)."""
-    calls = dataclasses.replace(machine, blas3_threshold=0, blas2_threshold=0)
+    calls = dataclasses.replace(machine, blas3_threshold=0, blas2_threshold=0, rank_k_microkernel=1)
     blas, microkernel = _VARIANTS[name]
     options = Options(blas=blas, microkernel=microkernel, machine=calls)
     outcome = optimize_text(PROGRAM, f"{name}.c", options)
@@ -224,15 +240,17 @@ def measure(
     runs: int = RUNS,
     threads: int | None = None,
     max_runs: int = MAX_RUNS,
+    rank_k_sizes: tuple[int, ...] = RANK_K_SIZES,
 ) -> Measurements:
-    """Mean region times of the loops, the microkernel and the call (GEMM) and of the loops and the call
-    (GEMV, and two GEMVs over one matrix) at each size (GEMV: by default ``default_gemv_sizes``), sampled by
-    ``sampled`` with ``threads`` (default: the machine's cores)."""
+    """Mean region times of the loops, the microkernel and the call (GEMM, and SYRK at ``rank_k_sizes``) and
+    of the loops and the call (GEMV, and two GEMVs over one matrix) at each size (GEMV: by default
+    ``default_gemv_sizes``), sampled by ``sampled`` with ``threads`` (default: the machine's cores)."""
     threads = threads or machine.cores
     gemv_sizes = gemv_sizes or default_gemv_sizes(machine)
     load = os.getloadavg()[0]
-    defines = [f"GMAX={max(gemm_sizes)}", f"VMAX={max(gemv_sizes)}"]
+    defines = [f"GMAX={max(gemm_sizes + rank_k_sizes)}", f"VMAX={max(gemv_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
+    plan += [(kind, size, name) for kind in "k" for size in rank_k_sizes for name in _VARIANTS]
     plan += [(kind, size, name) for kind in "vs" for size in gemv_sizes for name in ("loops", "call")]
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
@@ -240,15 +258,15 @@ def measure(
         times = sampled(plan, lambda item: _seconds(binaries[item[2]], item[0], item[1], threads), runs, max_runs)
         library = run_program(binaries["call"], arguments=["info"]).stdout.splitlines()
     mean = {item: statistics.fmean(values) for item, values in times.items()}
-    gemm = tuple(
-        Timing(size, mean["m", size, "loops"], mean["m", size, "call"], mean["m", size, "microkernel"])
-        for size in gemm_sizes
+    gemm, syrk = (
+        tuple(Timing(size, *(mean[kind, size, name] for name in ("loops", "call", "microkernel"))) for size in sizes)
+        for kind, sizes in (("m", gemm_sizes), ("k", rank_k_sizes))
     )
     gemv, shared = (
         tuple(Timing(size, mean[kind, size, "loops"], mean[kind, size, "call"]) for size in gemv_sizes) for kind in "vs"
     )
     corename, config = (library + ["", ""])[:2]
-    return Measurements(gemm, gemv, corename, config, load, shared)
+    return Measurements(gemm, gemv, corename, config, load, shared, syrk)
 
 
 def _disabled(environ: Mapping[str, str]) -> bool:

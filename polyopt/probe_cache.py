@@ -33,7 +33,7 @@ from polyopt.analysis.library_choice import Measurements, Timing
 from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -111,8 +111,8 @@ def load(path: Path, key: ProbeKey) -> Measurements | None:
         if data.get("key") != dataclasses.asdict(key):
             return None
         timings = _timings(data["gemm"]), _timings(data["gemv"])
-        shared = _timings(data["shared"])
-        return Measurements(*timings, data["corename"], data["config"], float(data["load"]), shared)
+        shared, syrk = _timings(data["shared"]), _timings(data["syrk"])
+        return Measurements(*timings, data["corename"], data["config"], float(data["load"]), shared, syrk)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

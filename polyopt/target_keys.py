@@ -248,6 +248,17 @@ KEYS = (
         "that many bytes, when fewer than parallel-work (0: off)",
     ),
     Key(
+        "rank_k_microkernel",
+        216_000_000,
+        PROFILE,
+        COUNT,
+        0,
+        None,
+        "the rank-k microkernel threshold",
+        "work N·N·K from which a SYRK or SYR2K that is not called runs on the GEMM microkernel, on its "
+        "triangle (0: never)",
+    ),
+    Key(
         "unroll_jam",
         4,
         PROFILE,

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from polyopt.analysis.idioms import Syrk
 from polyopt.analysis.library_choice import (
     AWAITING_PROBE,
     SHARED,
@@ -28,6 +29,7 @@ from polyopt.analysis.library_choice import (
     default_choice,
     measured_choice,
     microkernel_wins,
+    on_transposed,
 )
 from polyopt.cli import main
 from polyopt.emit.blas import cblas_available
@@ -129,6 +131,43 @@ def test_a_library_slower_than_the_microkernel_is_never_called_for_gemm() -> Non
     assert calls["Syrk"] == calls["Symm"] == MACHINE.blas3_threshold  # not measured
 
 
+@pytest.mark.parametrize(
+    ("syrk", "called_from"),
+    [
+        ((Timing(800, 50.0, 40.0, 30.0),), None),  # the microkernel on the triangle beats the call
+        ((Timing(800, 50.0, 25.0, 30.0),), 800**3),  # the call beats it
+    ],
+)
+def test_syrk_and_syr2k_are_called_from_the_syrk_crossover(syrk: tuple[Timing, ...], called_from: int | None) -> None:
+    measured = dataclasses.replace(SLOW_GEMM, syrk=syrk)
+
+    calls = _thresholds(measured_choice(measured, MACHINE, frozenset(), microkernel=True, origin="probe"))
+
+    assert calls["Syrk"] == calls["Syr2k"] == called_from
+    transposed = (calls[on_transposed("Syrk")], calls[on_transposed("Syr2k")])
+    assert transposed == (MACHINE.blas3_threshold,) * 2  # C += Aᵀ A: not measured
+
+
+def test_without_the_rank_k_microkernel_syrk_is_weighed_against_the_loops() -> None:
+    measured = dataclasses.replace(SLOW_GEMM, syrk=(Timing(800, 50.0, 40.0, 30.0),))
+    off = dataclasses.replace(MACHINE, rank_k_microkernel=0)
+
+    calls = _thresholds(measured_choice(measured, off, frozenset(), microkernel=True, origin="probe"))
+
+    assert calls["Syrk"] == calls["Syr2k"] == 800**3  # 40 ms beats the loops' 50
+
+
+def test_a_transposed_rank_k_update_has_its_own_kind() -> None:
+    choice = measured_choice(
+        dataclasses.replace(SLOW_GEMM, syrk=(Timing(800, 50.0, 40.0, 30.0),)), MACHINE, frozenset(), True, "probe"
+    )
+    plain = Syrk(("S1",), (), "C", "A", True, False, "1.0")
+    transposed = Syrk(("S1",), (), "C", "A", False, True, "1.0")
+
+    assert choice.threshold(plain) is None
+    assert choice.threshold(transposed) == MACHINE.blas3_threshold
+
+
 def test_a_shared_matrix_call_is_made_from_its_own_crossover() -> None:
     faster = dataclasses.replace(SLOW_GEMM, shared=(Timing(512, 2.0, 3.0), Timing(1024, 8.0, 6.0)))
 
@@ -180,6 +219,8 @@ def test_without_measurements_every_idiom_is_called_from_the_machine_threshold_o
         "Trmm": level3,
         "Symm": level3,
         SHARED: level2,
+        on_transposed("Syrk"): level3,
+        on_transposed("Syr2k"): level3,
     }
 
 

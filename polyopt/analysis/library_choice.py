@@ -1,7 +1,8 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
 Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
-``KINDS``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
+``KINDS``, ``TIE``, ``on_transposed``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``,
+``measured_choice``.
 
 The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
@@ -15,7 +16,12 @@ sizes n.  From them:
 - a batched GEMM (the microkernel does not compute it) from the crossover against the loops;
 - GEMV and GER from the GEMV crossover against the loops, or, when another statement of the region
   accesses their matrix (``shared``), from the crossover of the two products over one matrix;
-- SYRK, SYR2K, TRMM and SYMM, not measured, from the machine's level-3 threshold.
+- SYRK and SYR2K from the SYRK crossover against what runs otherwise (the microkernel on the triangle
+  when the machine's ``rank-k-microkernel`` lets it run, else the loops), measured on ``C += A Aᵀ``;
+- rank-k updates that read their operand transposed (``C += Aᵀ A``, kinds ``on_transposed``), TRMM and
+  SYMM, not measured, from the machine's level-3 threshold: the microkernel runs ``C += Aᵀ A`` 14% slower
+  than OpenBLAS at PolyBench's LARGE covariance (29% on one thread) although it was faster at n = 800
+  (bench/RESULTS.md, 'Rank-k updates on the microkernel'), so a probe at one square size would mislead.
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
 n, by more than ``TIE`` (a near tie keeps polyopt's own code: the choice does not flip from one probe
@@ -31,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
+from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.machine import Machine
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
@@ -53,10 +60,10 @@ class Timing:
 
 @dataclass(frozen=True)
 class Measurements:
-    """What the probe measured: GEMM (n×n×n), GEMV (n×n) and shared-matrix (two n×n GEMVs over one
-    matrix) timings, the library as it reports itself (``openblas_get_corename()``,
-    ``openblas_get_config()``; empty when unknown), and the machine's load average over the last
-    minute when the probe started (a busy machine skews them)."""
+    """What the probe measured: GEMM (n×n×n), GEMV (n×n), shared-matrix (two n×n GEMVs over one matrix)
+    and SYRK (``C += A Aᵀ`` on the lower triangle, n×n×n) timings, the library as it reports itself
+    (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown), and the machine's load
+    average over the last minute when the probe started (a busy machine skews them)."""
 
     gemm: tuple[Timing, ...]
     gemv: tuple[Timing, ...]
@@ -64,6 +71,7 @@ class Measurements:
     config: str = ""
     load: float = 0.0
     shared: tuple[Timing, ...] = ()
+    syrk: tuple[Timing, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,8 @@ class LibraryChoice:
         """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
         region accesses the matrix of this level-2 idiom."""
         kind = SHARED if shared and idiom.LEVEL == 2 else type(idiom).__name__
+        if isinstance(idiom, RankK) and idiom.trans:
+            kind = on_transposed(kind)
         return next(call.threshold for call in self.calls if call.kind == kind)
 
     def describe(self) -> tuple[str, ...]:
@@ -140,9 +150,19 @@ def _machine_call(kind: str, level: int, machine: Machine) -> Call:
     return Call(kind, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
 
 
+def on_transposed(kind: str) -> str:
+    """The kind of a rank-k update of ``kind`` whose operand is read transposed (``op(A) = Aᵀ``)."""
+    return f"{kind} on Aᵀ"
+
+
+_RANK_K = ("Syrk", "Syr2k")
+_LEVELS = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2, **{on_transposed(kind): 3 for kind in _RANK_K}}
+
+
 def _machine_calls(machine: Machine) -> tuple[Call, ...]:
-    """Every idiom kind, and level-2 idioms on a shared matrix, called from the machine's threshold of its level."""
-    return (*(_machine_call(kind.__name__, kind.LEVEL, machine) for kind in KINDS), _machine_call(SHARED, 2, machine))
+    """Every idiom kind, rank-k updates on a transposed operand and level-2 idioms on a shared matrix, called
+    from the machine's threshold of its level."""
+    return tuple(_machine_call(kind, level, machine) for kind, level in _LEVELS.items())
 
 
 def default_choice(machine: Machine) -> LibraryChoice:
@@ -173,9 +193,11 @@ def measured_choice(
     }
     if measurements.shared:
         measured[SHARED] = _measured_call(SHARED, measurements.shared, 2, False, "shared-matrix GEMV")
-    levels = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2}
+    rank_k = microkernel and machine.rank_k_microkernel > 0
+    for kind in _RANK_K if measurements.syrk else ():
+        measured[kind] = _measured_call(kind, measurements.syrk, 3, rank_k, "SYRK")
     calls = tuple(
-        measured[call.kind] if call.kind in measured and levels[call.kind] not in given else call
+        measured[call.kind] if call.kind in measured and _LEVELS[call.kind] not in given else call
         for call in _machine_calls(machine)
     )
     return LibraryChoice(calls, kernel, origin)

@@ -1,6 +1,6 @@
 """The GEMM microkernel as C text (``polyopt.analysis.microkernel``), seed 001 Sec. 6.2.
 
-Public: ``MICROKERNEL_HELPERS``, ``microkernel_block``.
+Public: ``MICROKERNEL_HELPERS``, ``TRIANGLE_CHUNKS``, ``microkernel_block``.
 
 The code comes from ``templates/microkernel.c.j2``: the operands packed into
 aligned per-thread buffers (``A`` scaled by ``alpha``, which carries the sign of
@@ -13,11 +13,21 @@ compiler); other types, and empty sizes, run the ``loops`` polyopt generated.
 ``op(A)`` and ``op(B)`` are read through the arrays' own subscripts, so the
 declared row sizes give the leading dimensions.  Without OpenMP the pragmas
 are ignored and one thread does all chunks.
+
+A rank-k update (SYRK, SYR2K) runs the same code on its triangle of ``C``: ``op(B)``
+is ``op(A)ᵀ`` (SYR2K: one product over twice the depth, ``[op(A) op(B)]`` times
+``[op(B) op(A)]ᵀ``), row blocks and register blocks outside the triangle are
+skipped, those across its edge added element by element under the triangle's
+condition, and the columns split into ``TRIANGLE_CHUNKS`` chunks per core that
+the threads take in turn, the largest first, as their shares of the triangle
+differ.
 """
 
 from __future__ import annotations
 
-from polyopt.analysis.idioms import Gemm
+from polyopt.analysis.idioms import Gemm, Syrk
+from polyopt.analysis.idioms.idiom import half
+from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.analysis.microkernel import MicrokernelPlan
 from polyopt.emit.blas import ALLOC_HELPER, KIND_HELPER, all_positive, same_kind
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -25,6 +35,9 @@ from polyopt.emit.cexpr import joined
 from polyopt.emit.splice import render_template
 
 MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", ALLOC_HELPER})
+# column chunks per core for a triangle of C: the chunks' shares of it differ, so the threads take them in turn,
+# the largest first
+TRIANGLE_CHUNKS = 4
 # the template's names of the row of C and op(A), the column of C and op(B), and the step of the sum
 _ROW, _COL, _DEPTH = "polyopt_row", "polyopt_col", "polyopt_depth"
 
@@ -34,19 +47,43 @@ def _element(array: str, first: str, second: str, transposed: bool) -> str:
     return f"{array}[{second}][{first}]" if transposed else f"{array}[{first}][{second}]"
 
 
-def _code(idiom: Gemm, sizes: list[str], plan: MicrokernelPlan, cores: int, parallel_work: int | None) -> str:
-    m, n, k = sizes
+def _operands(idiom: Gemm | RankK, sizes: list[str]) -> tuple[str, str, str]:
+    """The elements of ``op(A)`` (row, depth) and ``op(B)`` (depth, col) as C, and the depth of the product.
+
+    A rank-k update is the product of ``op(A)`` and its transpose; SYR2K's two products are one over
+    twice the depth: ``[op(A) op(B)]`` times ``[op(B) op(A)]ᵀ``."""
+    if isinstance(idiom, Gemm):
+        a = _element(idiom.a, _ROW, _DEPTH, idiom.trans_a)
+        return a, _element(idiom.b, _DEPTH, _COL, idiom.trans_b), sizes[2]
+    if isinstance(idiom, Syrk):
+        return _element(idiom.a, _ROW, _DEPTH, idiom.trans), _element(idiom.a, _COL, _DEPTH, idiom.trans), sizes[1]
+    depth, second = f"({sizes[1]})", f"{_DEPTH} - ({sizes[1]})"
+
+    def halves(first: str, other: str, index: str) -> str:
+        low, high = (
+            _element(name, index, depth_index, idiom.trans) for name, depth_index in ((first, _DEPTH), (other, second))
+        )
+        return f"({_DEPTH} < {depth} ? {low} : {high})"
+
+    return halves(idiom.a, idiom.b, _ROW), halves(idiom.b, idiom.a, _COL), f"2 * {depth}"
+
+
+def _code(idiom: Gemm | RankK, sizes: list[str], plan: MicrokernelPlan, cores: int, parallel_work: int | None) -> str:
+    a_elem, b_elem, depth = _operands(idiom, sizes)
+    m, n = (sizes[0], sizes[1]) if isinstance(idiom, Gemm) else (sizes[0], sizes[0])
+    triangle = isinstance(idiom, RankK)
     return render_template(
         "microkernel.c.j2",
-        comment=f"{plan.mr} x {plan.nr} registers, kc {plan.kc}, mc {plan.mc}, nc {plan.nc}, packed A and B",
+        comment=f"{plan.mr} x {plan.nr} registers, kc {plan.kc}, mc {plan.mc}, nc {plan.nc}, packed A and B"
+        + (f", {'strict ' if idiom.strict else ''}{half(idiom.lower)} of C only" if triangle else ""),
         c_first=f"{idiom.c}[0][0]",
         c_elem=_element(idiom.c, _ROW, _COL, False),
-        a_elem=_element(idiom.a, _ROW, _DEPTH, idiom.trans_a),
-        b_elem=_element(idiom.b, _DEPTH, _COL, idiom.trans_b),
+        a_elem=a_elem,
+        b_elem=b_elem,
         alpha=idiom.alpha,
         m=f"({m})",
         n=f"({n})",
-        k=f"({k})",
+        k=f"({depth})",
         vector_bytes=plan.vector_bytes,
         vectors=plan.vectors,
         mr=plan.mr,
@@ -56,22 +93,32 @@ def _code(idiom: Gemm, sizes: list[str], plan: MicrokernelPlan, cores: int, para
         cores=cores if parallel_work is not None else 1,
         parallel=parallel_work is not None,
         parallel_work=parallel_work,
+        triangle=triangle,
+        lower=triangle and idiom.lower,
+        strict=triangle and idiom.strict,
+        chunks_per_core=TRIANGLE_CHUNKS if triangle else 1,
     )
 
 
 def microkernel_block(
-    idiom: Gemm,
+    idiom: Gemm | RankK,
     sizes: list[str],
     plan: MicrokernelPlan,
     loops: tuple[CNode, ...],
     *,
     cores: int,
     parallel_work: int | None,
+    from_work: int = 0,
 ) -> CIf:
-    """``idiom`` (its sizes M, N, K printed as C) computed by the microkernel of ``plan`` when its arrays
-    are all ``double`` or all ``float`` and no size is 0, else by ``loops``; ``cores`` chunks of columns,
+    """``idiom`` (a GEMM, SYRK or SYR2K; its sizes printed as C) computed by the microkernel of ``plan`` when
+    its arrays are all ``double`` or all ``float``, no size is 0 and its work reaches ``from_work``, else by
+    ``loops``; ``cores`` chunks of columns (of a triangle: ``TRIANGLE_CHUNKS`` per core, taken in turn),
     run in parallel from ``parallel_work`` multiply-adds (serially when it is None)."""
-    elements = [f"{array}[0][0]" for array in (idiom.c, idiom.a, idiom.b)]
-    condition = joined("&&", [same_kind(elements), all_positive(sizes)])
+    arrays = (idiom.c, idiom.a) if isinstance(idiom, Syrk) else (idiom.c, idiom.a, idiom.b)
+    elements = [f"{array}[0][0]" for array in arrays]
+    checks = [same_kind(elements), all_positive(sizes)]
+    if from_work > 0:
+        checks.append(f"{' * '.join(f'(long)({size})' for size in idiom.work(sizes))} >= {from_work}L")
+    condition = joined("&&", checks)
     lines = _code(idiom, sizes, plan, cores, parallel_work).rstrip("\n").split("\n")
     return CIf(condition, tuple(CStmt(line) for line in lines), loops)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from polyopt import isl_util
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, find_idioms
+from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
 from polyopt.analysis.reductions import find_reductions
@@ -33,13 +34,15 @@ RunSegment = Callable[[Scop, Options, frozenset[str]], Part]  # a segment throug
 @dataclass(frozen=True)
 class Library:
     """How the idiom segments run: CBLAS calls when ``blas``, from the work that ``choice`` says, else or
-    below it the ``microkernel`` for GEMM idioms (None: the loops); ``shared``: the level-2 idioms whose
-    matrix another statement of the region accesses (the loops may fuse them and read it once)."""
+    below it the ``microkernel`` for GEMM idioms (None: the loops), and for SYRK and SYR2K from work
+    ``rank_k_from`` (0: never); ``shared``: the level-2 idioms whose matrix another statement of the region
+    accesses (the loops may fuse them and read it once)."""
 
     blas: bool
     choice: LibraryChoice
     microkernel: MicrokernelPlan | None
     shared: frozenset[Idiom] = frozenset()
+    rank_k_from: int = 0
 
     @staticmethod
     def of(options: Options) -> Library | None:
@@ -48,15 +51,27 @@ class Library:
             return None
         blas = library_enabled(options.blas, options.cpp_flags)
         choice = options.library or default_choice(options.machine)
-        microkernel = plan_microkernel(options.machine) if options.microkernel and choice.microkernel else None
+        rank_k = options.machine.rank_k_microkernel
+        kernel = choice.microkernel or rank_k > 0
+        microkernel = plan_microkernel(options.machine) if options.microkernel and kernel else None
         if not blas and microkernel is None:
             return None
-        return Library(blas, choice, microkernel)
+        return Library(blas, choice, microkernel, rank_k_from=rank_k)
+
+    def kernel_from(self, idiom: Idiom) -> int | None:
+        """The work from which the microkernel computes ``idiom`` where no call is made (None: never): any
+        GEMM when the choice says so, a SYRK or SYR2K (on its triangle) from the machine's
+        ``rank-k-microkernel``."""
+        if self.microkernel is None:
+            return None
+        if isinstance(idiom, Gemm):
+            return 0 if self.choice.microkernel else None
+        return self.rank_k_from if isinstance(idiom, RankK) and self.rank_k_from > 0 else None
 
     def cut(self, idioms: tuple[Idiom, ...]) -> tuple[Idiom, ...]:
-        """The idioms this library computes: all with BLAS, else the GEMM ones for the microkernel.
+        """The idioms this library computes: all with BLAS, else those of the microkernel.
         Raises ``ProbeNeeded`` when there are some and the choice waits for the probe."""
-        cut = idioms if self.blas else tuple(idiom for idiom in idioms if isinstance(idiom, Gemm))
+        cut = idioms if self.blas else tuple(idiom for idiom in idioms if self.kernel_from(idiom) is not None)
         if cut and self.blas and self.choice == AWAITING_PROBE:
             raise ProbeNeeded
         return cut
@@ -66,12 +81,10 @@ class Library:
         return self.choice.threshold(idiom, idiom in self.shared) if self.blas else None
 
     def cut_from(self, idiom: Idiom) -> int | None:
-        """The work from which ``idiom`` is cut out (None: never): always for the microkernel when the
+        """The work from which ``idiom`` is cut out (None: never): from the microkernel's threshold when the
         idiom is never called, else from its call's threshold."""
         called = self.call_from(idiom)
-        if self.microkernel is not None and isinstance(idiom, Gemm) and called is None:
-            return 0
-        return called
+        return self.kernel_from(idiom) if called is None else called
 
 
 @dataclass(frozen=True)
@@ -205,14 +218,21 @@ def _library_segment(
     options = ctx.options
     sizes, helpers = _sizes(idiom, ctx.model.scop, ctx.prefix)
     code, used, lines = part.generated.code, part.generated.helpers | helpers, []
-    if library.microkernel is not None and isinstance(idiom, Gemm):
+    kernel_from, threshold = library.kernel_from(idiom), library.call_from(idiom)
+    below_call = kernel_from is not None and (threshold is None or kernel_from < threshold)
+    if library.microkernel is not None and below_call and isinstance(idiom, Gemm | RankK):
         parallel_work = options.machine.parallel_work if options.parallel else None
         kernel = microkernel_block(
-            idiom, sizes, library.microkernel, code, cores=options.machine.cores, parallel_work=parallel_work
+            idiom,
+            sizes,
+            library.microkernel,
+            code,
+            cores=options.machine.cores,
+            parallel_work=parallel_work,
+            from_work=kernel_from,
         )
         code, used = (kernel,), used | MICROKERNEL_HELPERS
         lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
-    threshold = library.call_from(idiom)
     if threshold is not None:
         block, called = library_block(idiom, sizes, code, threshold, tail.code)
         code, used = (block,), used | tail.helpers | called

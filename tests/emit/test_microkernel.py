@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.analysis.idioms import Gemm
+from polyopt.analysis.idioms import Gemm, Syr2k, Syrk
 from polyopt.analysis.microkernel import plan_microkernel
 from polyopt.emit.cast import CIf, CStmt
 from polyopt.emit.cprint import print_c
@@ -79,3 +79,55 @@ def test_gcc_keeps_the_register_block_in_zmm_registers(tmp_path: Path, element: 
     assert result.returncode == 0, result.stderr
     fmas = [line for line in result.stdout.splitlines() if fma in line and "%zmm" in line]
     assert len(fmas) >= PLAN.mr * PLAN.vectors
+
+
+def _syrk(lower: bool = True, trans: bool = False, strict: bool = False) -> Syrk:
+    return Syrk(("S1",), (), "C", "A", lower, trans, "alpha", strict=strict)
+
+
+def _rank_k_block(idiom: Syrk | Syr2k, from_work: int = 0) -> CIf:
+    return microkernel_block(idiom, ["M", "K"], PLAN, LOOPS, cores=2, parallel_work=1 << 24, from_work=from_work)
+
+
+def test_a_syrk_updates_only_its_triangle_in_chunks_taken_in_turn() -> None:
+    block = _rank_k_block(_syrk())
+    text = print_c((block,))
+
+    assert "packed A and B, lower of C only */" in text
+    assert "? A[polyopt_col][polyopt_depth] : 0;" in text  # op(B) = op(A)ᵀ
+    assert "#pragma omp for schedule(dynamic)" in text
+    assert "((polyopt_n + 8 - 1) / 8 + polyopt_nr - 1)" in text  # TRIANGLE_CHUNKS chunks per core
+    assert "if ((polyopt_col <= polyopt_row))" in text  # the edge of the triangle, element by element
+    assert "if (!(polyopt_c0 <= polyopt_r0 + polyopt_mr - 1))" in text  # register blocks above it skipped
+    assert "polyopt_float_kind(B[0][0])" not in block.cond
+
+
+def test_a_syr2k_is_one_product_over_twice_the_depth() -> None:
+    idiom = Syr2k(("S1",), (), "C", "A", False, True, "2", "B", strict=True)
+    text = print_c((_rank_k_block(idiom),))
+
+    assert "const long polyopt_m = (M), polyopt_n = (M), polyopt_k = (2 * (K));" in text
+    assert "(polyopt_depth < (K) ? A[polyopt_depth][polyopt_row] : B[polyopt_depth - (K)][polyopt_row])" in text
+    assert "(polyopt_depth < (K) ? B[polyopt_depth][polyopt_col] : A[polyopt_depth - (K)][polyopt_col])" in text
+    assert "if ((polyopt_row < polyopt_col))" in text  # strict upper
+    assert "(polyopt_chunks - 1 - polyopt_jb) * polyopt_width" in text  # the widest share of an upper triangle first
+
+
+def test_a_rank_k_microkernel_below_its_work_runs_the_loops() -> None:
+    block = _rank_k_block(_syrk(), from_work=216_000_000)
+
+    assert block.cond.endswith("&& (long)(M) * (long)(M) * (long)(K) >= 216000000L")
+    assert block.other == LOOPS
+
+
+@pytest.mark.parametrize(("lower", "trans", "strict"), [(True, False, False), (False, True, True)])
+def test_gcc_compiles_the_triangle_without_warnings(tmp_path: Path, lower: bool, trans: bool, strict: bool) -> None:
+    source = tmp_path / "mk.c"
+    syr2k = Syr2k(("S1",), (), "C", "A", lower, trans, "alpha", "B", strict=strict)  # reads all three arrays
+    source.write_text(_program(_rank_k_block(syr2k), "double"))
+    flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror"]
+    result = subprocess.run(
+        ["gcc", *flags, "-c", str(source), "-o", str(tmp_path / "mk.o")], capture_output=True, text=True, timeout=120
+    )
+
+    assert result.returncode == 0, result.stderr
