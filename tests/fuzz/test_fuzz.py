@@ -53,7 +53,7 @@ from polyopt.toolchain import compile_c, first_difference, run_program
 
 SEEDS = range(200)
 JOBS = 2
-CLI_EVERY = 7  # every seventh seed runs through the command line (7 is prime to the 13 option sets)
+CLI_EVERY = 9  # every ninth seed runs through the command line (9 is prime to the 14 option sets)
 
 
 def option_sets(seed: int) -> tuple[tuple[str, ...], ...]:
@@ -415,7 +415,7 @@ def test_the_generator_covers_in_its_declarations(feature: str, pattern: str) ->
 def test_large_sizes_lie_on_both_sides_of_every_threshold() -> None:
     sizes = [
         tuple(size.value for size in program.sizes if size.value > 1)
-        for program in (generate(seed) for seed in range(3000))
+        for program in (generate(seed) for seed in range(6000))
     ]
     products = {math.prod(values) for values in sizes if len(values) == 3}
     pairs = {math.prod(values) for values in sizes if len(values) == 2 and min(values) > 4}
@@ -538,11 +538,23 @@ SOLVE_FEATURES = [
 ]
 
 
+RANK_K_FEATURES = [
+    ("a lower triangle with its diagonal", r"for \(j = 0; j <= i; j\+\+\)"),
+    ("a strict lower triangle", r"for \(j = 0; j < i; j\+\+\)"),
+    ("an upper triangle with its diagonal", r"for \(j = i; j < "),
+    ("a strict upper triangle", r"for \(j = i \+ 1; j < "),
+    ("a SYRK", r"(\w)\[i\]\[k\] \* \1\[j\]\[k\];"),
+    ("a transposed SYR2K", r"(\w)\[k\]\[i\] \* (\w)\[k\]\[j\] \+ .*\2\[k\]\[i\] \* \1\[k\]\[j\];"),
+    ("the sum outermost", r"^\s*for \(k = 0; "),
+]
+
+
 @pytest.mark.parametrize(
     ("family", "feature", "pattern"),
     [("pivots", *feature) for feature in PIVOT_FEATURES]
     + [("sweeps", *feature) for feature in SWEEP_FEATURES]
-    + [("solves", *feature) for feature in SOLVE_FEATURES],
+    + [("solves", *feature) for feature in SOLVE_FEATURES]
+    + [("rank_k", *feature) for feature in RANK_K_FEATURES],
 )
 def test_a_family_covers(family: str, feature: str, pattern: str) -> None:
     assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), family)), feature
@@ -605,3 +617,17 @@ def test_the_solve_family_is_deterministic_and_only_has_solves() -> None:
 def test_solve_programs_run_their_tiles_as_wavefronts() -> None:
     reports = _large_path_reports("solves", 12)
     assert _programs_with(reports, "wavefront over tiles") >= 6
+
+
+def test_the_rank_k_family_is_deterministic() -> None:
+    assert _regions(range(30), "rank_k") == _regions(range(30), "rank_k")
+
+
+def test_rank_k_programs_reach_the_microkernel_on_a_triangle() -> None:
+    options = options_from_arguments(["--blas=none", "--rank-k-microkernel=1", "--parallel-work=1"])
+    kernels = 0
+    for seed in range(12):
+        outcome = optimize_text(generate(seed, "rank_k").render(), f"rank_k_{seed}.c", options)
+        assert not outcome.warnings, seed
+        kernels += "of C only */" in outcome.text
+    assert kernels >= 8

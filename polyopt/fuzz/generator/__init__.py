@@ -33,6 +33,8 @@ families, each at the edge of a rewrite's precondition:
   guards that read an array element or a scalar (``if (B[i][j] > 0.0)``, ``if (A[i] > s) s = A[i];``)
   around one statement, or around a block whose statements do not write what the guard reads;
 - column sums ``y[j] += A[i][j]`` (array-section reductions);
+- rank-k updates (SYRK, SYR2K) over a lower or upper triangle, with or without its diagonal, their
+  operands transposed or not, small or around the microkernel's blocks (``rank_k``);
 - loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below;
 - temporaries declared in a loop body (``double v0 = A[i] * 2; B[i] = v0 + ...;``) or an
   accumulator declared in an outer loop's body, stored at subscripts modulo or divided by a named
@@ -90,7 +92,7 @@ from polyopt.fuzz.generator.builder import Builder
 from polyopt.fuzz.generator.data_dependent import data_dependent
 from polyopt.fuzz.generator.declared import declared
 from polyopt.fuzz.generator.in_place import in_place
-from polyopt.fuzz.generator.library import library, section
+from polyopt.fuzz.generator.library import library, rank_k, section
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
 from polyopt.fuzz.generator.mixed import mixed, pointer_nest
 from polyopt.fuzz.generator.pivots import pivot_updates
@@ -136,7 +138,7 @@ __all__ = [
 ]
 
 
-FAMILIES = ("pivots", "sweeps", "solves")  # the kinds of nest that ``generate`` can be restricted to
+FAMILIES = ("pivots", "sweeps", "solves", "rank_k")  # the kinds of nest that ``generate`` can be restricted to
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -144,8 +146,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
     rng = builder.rng
     kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
     kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots", "sweeps")
-    kinds += ("solves",)
-    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5, 4))[0]
+    kinds += ("solves", "rank_k")
+    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5, 4, 3))[0]
     if kind == "accumulator":
         return [accumulator(builder)]
     if kind == "reduction":
@@ -176,6 +178,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return sweeps(builder)
     if kind == "solves":
         return solves(builder)
+    if kind == "rank_k":
+        return rank_k(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 

@@ -170,3 +170,42 @@ def section(builder: Builder) -> Loop:
     if rng.random() < 0.2:
         headers.reverse()
     return perfect_nest(headers, (Stmt(update),))
+
+
+def rank_k(builder: Builder) -> list[Node]:
+    """A SYRK ``C[i][j] += A[i][k] * A[j][k]`` or SYR2K (two such products, ``A`` and ``B`` swapped) over a
+    triangle of ``C``: lower or upper, with or without the diagonal, its operands transposed or not
+    (``A[k][i] * A[k][j]``), in loop orders that keep ``j``'s bound inside ``i``'s loop; small, or (large)
+    around the microkernel's register and cache blocks."""
+    rng = builder.rng
+    large = not builder.large and rng.random() < LARGE_LIBRARY
+    builder.large = builder.large or large
+    if large:
+        n_size, k_size = builder.size(rng.choice(MICRO_N + MICRO_M[:6])), builder.size(rng.choice(MICRO_K))
+        n_text, k_text = n_size.name, k_size.name
+    else:
+        (n_text, _), (k_text, _) = _bounds(builder, 2)
+    lower, strict, transposed = rng.random() < 0.5, rng.random() < 0.3, rng.random() < 0.4
+    edge = "<" if strict else "<="
+    j_header = f"for (j = 0; j {edge} i; j++)" if lower else f"for (j = i{' + 1' if strict else ''}; j < {n_text}; j++)"
+    headers = {"i": f"for (i = 0; i < {n_text}; i++)", "j": j_header, "k": f"for (k = 0; k < {k_text}; k++)"}
+
+    def operand(*, writable: bool, avoid: tuple[Array, ...] = ()) -> Array:
+        if large:
+            dims = [n_size, n_size] if writable else ([k_size, n_size] if transposed else [n_size, k_size])
+            return builder.large_array("double", dims, readonly=not writable)
+        return builder.pool_array(("double",), 2, writable=writable, avoid=avoid)
+
+    def element(array: Array, row: str) -> str:
+        return f"{array.name}[k][{row}]" if transposed else f"{array.name}[{row}][k]"
+
+    a = operand(writable=False)
+    b = operand(writable=False, avoid=(a,)) if rng.random() < 0.4 else None
+    output = operand(writable=True, avoid=(a,) if b is None else (a, b))
+    alpha = rng.choice(("", "1.5 * ", "-0.5 * "))
+    first = f"{alpha}{element(a, 'i')} * {element(a if b is None else b, 'j')}"
+    terms = first if b is None else f"{first} + {alpha}{element(b, 'i')} * {element(a, 'j')}"
+    target = f"{output.name}[i][j]"
+    update = f"{target} = {target} + {terms};" if rng.random() < 0.3 else f"{target} += {terms};"
+    order = rng.choice((("i", "j", "k"), ("i", "k", "j"), ("k", "i", "j")))
+    return [perfect_nest([headers[v] for v in order], (Stmt(update),))]
