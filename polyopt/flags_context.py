@@ -97,6 +97,21 @@ MACHINE_FLAGS = (
         kind=click.IntRange(min=0),
         metavar="N",
     ),
+    Flag(
+        ("--rank-k-microkernel",),
+        "Work N*N*K from which a SYRK or SYR2K that no CBLAS call computes runs on the microkernel, on its "
+        "triangle (0: never; default: the target's, else 216000000).",
+        "machine.rank_k_microkernel",
+        (
+            (
+                "`--rank-k-microkernel N`",
+                "work N·N·K from which a SYRK or SYR2K that no CBLAS call computes runs on the microkernel, on its "
+                "triangle (0: never); default the target's `rank-k-microkernel`, else 216000000",
+            ),
+        ),
+        kind=click.IntRange(min=0),
+        metavar="N",
+    ),
 )
 INPUT_FLAGS = (
     Flag(

@@ -253,7 +253,7 @@ KEYS = (
         PROFILE,
         COUNT,
         0,
-        None,
+        "--rank-k-microkernel",
         "the rank-k microkernel threshold",
         "work N·N·K from which a SYRK or SYR2K that is not called runs on the GEMM microkernel, on its "
         "triangle (0: never)",

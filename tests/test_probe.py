@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from polyopt.analysis.idioms import Syrk
 from polyopt.analysis.library_choice import (
     AWAITING_PROBE,
     SHARED,
@@ -29,7 +28,6 @@ from polyopt.analysis.library_choice import (
     default_choice,
     measured_choice,
     microkernel_wins,
-    on_transposed,
 )
 from polyopt.cli import main
 from polyopt.emit.blas import cblas_available
@@ -144,8 +142,7 @@ def test_syrk_and_syr2k_are_called_from_the_syrk_crossover(syrk: tuple[Timing, .
     calls = _thresholds(measured_choice(measured, MACHINE, frozenset(), microkernel=True, origin="probe"))
 
     assert calls["Syrk"] == calls["Syr2k"] == called_from
-    transposed = (calls[on_transposed("Syrk")], calls[on_transposed("Syr2k")])
-    assert transposed == (MACHINE.blas3_threshold,) * 2  # C += Aᵀ A: not measured
+    assert calls["Trmm"] == calls["Symm"] == MACHINE.blas3_threshold  # not measured
 
 
 def test_without_the_rank_k_microkernel_syrk_is_weighed_against_the_loops() -> None:
@@ -155,17 +152,6 @@ def test_without_the_rank_k_microkernel_syrk_is_weighed_against_the_loops() -> N
     calls = _thresholds(measured_choice(measured, off, frozenset(), microkernel=True, origin="probe"))
 
     assert calls["Syrk"] == calls["Syr2k"] == 800**3  # 40 ms beats the loops' 50
-
-
-def test_a_transposed_rank_k_update_has_its_own_kind() -> None:
-    choice = measured_choice(
-        dataclasses.replace(SLOW_GEMM, syrk=(Timing(800, 50.0, 40.0, 30.0),)), MACHINE, frozenset(), True, "probe"
-    )
-    plain = Syrk(("S1",), (), "C", "A", True, False, "1.0")
-    transposed = Syrk(("S1",), (), "C", "A", False, True, "1.0")
-
-    assert choice.threshold(plain) is None
-    assert choice.threshold(transposed) == MACHINE.blas3_threshold
 
 
 def test_a_shared_matrix_call_is_made_from_its_own_crossover() -> None:
@@ -219,8 +205,6 @@ def test_without_measurements_every_idiom_is_called_from_the_machine_threshold_o
         "Trmm": level3,
         "Symm": level3,
         SHARED: level2,
-        on_transposed("Syrk"): level3,
-        on_transposed("Syr2k"): level3,
     }
 
 

@@ -1,8 +1,7 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
 Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
-``KINDS``, ``TIE``, ``on_transposed``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``,
-``measured_choice``.
+``KINDS``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
 The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
@@ -17,11 +16,9 @@ sizes n.  From them:
 - GEMV and GER from the GEMV crossover against the loops, or, when another statement of the region
   accesses their matrix (``shared``), from the crossover of the two products over one matrix;
 - SYRK and SYR2K from the SYRK crossover against what runs otherwise (the microkernel on the triangle
-  when the machine's ``rank-k-microkernel`` lets it run, else the loops), measured on ``C += A Aᵀ``;
-- rank-k updates that read their operand transposed (``C += Aᵀ A``, kinds ``on_transposed``), TRMM and
-  SYMM, not measured, from the machine's level-3 threshold: the microkernel runs ``C += Aᵀ A`` 14% slower
-  than OpenBLAS at PolyBench's LARGE covariance (29% on one thread) although it was faster at n = 800
-  (bench/RESULTS.md, 'Rank-k updates on the microkernel'), so a probe at one square size would mislead.
+  when the machine's ``rank-k-microkernel`` lets it run, else the loops), measured on ``C += A Aᵀ``
+  (``C += Aᵀ A`` runs as fast on the microkernel: bench/RESULTS.md, 'Rank-k updates on the microkernel');
+- TRMM and SYMM, not measured, from the machine's level-3 threshold.
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
 n, by more than ``TIE`` (a near tie keeps polyopt's own code: the choice does not flip from one probe
@@ -37,7 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
-from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.machine import Machine
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
@@ -101,8 +97,6 @@ class LibraryChoice:
         """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
         region accesses the matrix of this level-2 idiom."""
         kind = SHARED if shared and idiom.LEVEL == 2 else type(idiom).__name__
-        if isinstance(idiom, RankK) and idiom.trans:
-            kind = on_transposed(kind)
         return next(call.threshold for call in self.calls if call.kind == kind)
 
     def describe(self) -> tuple[str, ...]:
@@ -150,18 +144,12 @@ def _machine_call(kind: str, level: int, machine: Machine) -> Call:
     return Call(kind, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
 
 
-def on_transposed(kind: str) -> str:
-    """The kind of a rank-k update of ``kind`` whose operand is read transposed (``op(A) = Aᵀ``)."""
-    return f"{kind} on Aᵀ"
-
-
 _RANK_K = ("Syrk", "Syr2k")
-_LEVELS = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2, **{on_transposed(kind): 3 for kind in _RANK_K}}
+_LEVELS = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2}
 
 
 def _machine_calls(machine: Machine) -> tuple[Call, ...]:
-    """Every idiom kind, rank-k updates on a transposed operand and level-2 idioms on a shared matrix, called
-    from the machine's threshold of its level."""
+    """Every idiom kind, and level-2 idioms on a shared matrix, called from the machine's threshold of its level."""
     return tuple(_machine_call(kind, level, machine) for kind, level in _LEVELS.items())
 
 

@@ -1,6 +1,6 @@
 """The GEMM microkernel as C text (``polyopt.analysis.microkernel``), seed 001 Sec. 6.2.
 
-Public: ``MICROKERNEL_HELPERS``, ``TRIANGLE_CHUNKS``, ``microkernel_block``.
+Public: ``MICROKERNEL_HELPERS``, ``microkernel_block``.
 
 The code comes from ``templates/microkernel.c.j2``: the operands packed into
 aligned per-thread buffers (``A`` scaled by ``alpha``, which carries the sign of
@@ -18,9 +18,9 @@ A rank-k update (SYRK, SYR2K) runs the same code on its triangle of ``C``: ``op(
 is ``op(A)ᵀ`` (SYR2K: one product over twice the depth, ``[op(A) op(B)]`` times
 ``[op(B) op(A)]ᵀ``), row blocks and register blocks outside the triangle are
 skipped, those across its edge added element by element under the triangle's
-condition, and the columns split into ``TRIANGLE_CHUNKS`` chunks per core that
-the threads take in turn, the largest first, as their shares of the triangle
-differ.
+condition, and the columns split into chunks of equal shares of the triangle,
+one per core (more when a chunk would pass ``nc``), so that each thread packs
+the rows of ``op(A)`` its columns need once per depth block.
 """
 
 from __future__ import annotations
@@ -35,9 +35,6 @@ from polyopt.emit.cexpr import joined
 from polyopt.emit.splice import render_template
 
 MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", ALLOC_HELPER})
-# column chunks per core for a triangle of C: the chunks' shares of it differ, so the threads take them in turn,
-# the largest first
-TRIANGLE_CHUNKS = 4
 # the template's names of the row of C and op(A), the column of C and op(B), and the step of the sum
 _ROW, _COL, _DEPTH = "polyopt_row", "polyopt_col", "polyopt_depth"
 
@@ -96,7 +93,6 @@ def _code(idiom: Gemm | RankK, sizes: list[str], plan: MicrokernelPlan, cores: i
         triangle=triangle,
         lower=triangle and idiom.lower,
         strict=triangle and idiom.strict,
-        chunks_per_core=TRIANGLE_CHUNKS if triangle else 1,
     )
 
 
@@ -112,8 +108,8 @@ def microkernel_block(
 ) -> CIf:
     """``idiom`` (a GEMM, SYRK or SYR2K; its sizes printed as C) computed by the microkernel of ``plan`` when
     its arrays are all ``double`` or all ``float``, no size is 0 and its work reaches ``from_work``, else by
-    ``loops``; ``cores`` chunks of columns (of a triangle: ``TRIANGLE_CHUNKS`` per core, taken in turn),
-    run in parallel from ``parallel_work`` multiply-adds (serially when it is None)."""
+    ``loops``; ``cores`` chunks of columns (of a triangle: of equal shares of it), run in parallel from
+    ``parallel_work`` multiply-adds (serially when it is None)."""
     arrays = (idiom.c, idiom.a) if isinstance(idiom, Syrk) else (idiom.c, idiom.a, idiom.b)
     elements = [f"{array}[0][0]" for array in arrays]
     checks = [same_kind(elements), all_positive(sizes)]

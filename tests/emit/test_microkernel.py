@@ -89,14 +89,14 @@ def _rank_k_block(idiom: Syrk | Syr2k, from_work: int = 0) -> CIf:
     return microkernel_block(idiom, ["M", "K"], PLAN, LOOPS, cores=2, parallel_work=1 << 24, from_work=from_work)
 
 
-def test_a_syrk_updates_only_its_triangle_in_chunks_taken_in_turn() -> None:
+def test_a_syrk_updates_only_its_triangle_in_chunks_of_equal_shares() -> None:
     block = _rank_k_block(_syrk())
     text = print_c((block,))
 
     assert "packed A and B, lower of C only */" in text
     assert "? A[polyopt_col][polyopt_depth] : 0;" in text  # op(B) = op(A)ᵀ
-    assert "#pragma omp for schedule(dynamic)" in text
-    assert "((polyopt_n + 8 - 1) / 8 + polyopt_nr - 1)" in text  # TRIANGLE_CHUNKS chunks per core
+    assert "(polyopt_c * polyopt_n - polyopt_c * (polyopt_c - 1) / 2) * polyopt_chunks" in text  # columns' shares
+    assert "const long polyopt_j0 = polyopt_edge[polyopt_jb]" in text
     assert "if ((polyopt_col <= polyopt_row))" in text  # the edge of the triangle, element by element
     assert "if (!(polyopt_c0 <= polyopt_r0 + polyopt_mr - 1))" in text  # register blocks above it skipped
     assert "polyopt_float_kind(B[0][0])" not in block.cond
@@ -110,7 +110,7 @@ def test_a_syr2k_is_one_product_over_twice_the_depth() -> None:
     assert "(polyopt_depth < (K) ? A[polyopt_depth][polyopt_row] : B[polyopt_depth - (K)][polyopt_row])" in text
     assert "(polyopt_depth < (K) ? B[polyopt_depth][polyopt_col] : A[polyopt_depth - (K)][polyopt_col])" in text
     assert "if ((polyopt_row < polyopt_col))" in text  # strict upper
-    assert "(polyopt_chunks - 1 - polyopt_jb) * polyopt_width" in text  # the widest share of an upper triangle first
+    assert "(polyopt_c * (polyopt_c + 1) / 2) * polyopt_chunks" in text  # an upper triangle's columns grow
 
 
 def test_a_rank_k_microkernel_below_its_work_runs_the_loops() -> None:
