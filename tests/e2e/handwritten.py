@@ -1,6 +1,6 @@
 """Small handwritten programs for end-to-end tests of one transformation at a time.
 
-Public: ``Case``, ``DECLARATIONS``, ``REASSOCIATED``, ``check_case``, ``check_program``.
+Public: ``Case``, ``DECLARATIONS``, ``REASSOCIATED``, ``check_case``, ``check_program``, ``check_example``.
 
 A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``D`` (3 x M x N),
 ``x``, ``y`` (N), ``z`` (M) and the scalars ``s``, ``p``, ``t`` of one element type, in the loops ``i``, ``j``,
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support import assert_same_output, compile_c, run_binary, run_polyopt
+from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
 
 # Tolerance for option sets that let polyopt reorder reductions of doubles.
 REASSOCIATED = {"rel_tol": 1e-6, "abs_tol": 1e-9}
@@ -133,3 +133,21 @@ def check_program(folder: Path, name: str, text: str, flags: Sequence[str], expe
     for actual in _outputs(optimized, (), folder / optimized.stem):
         assert_same_output(expected, actual, context=f"polyopt {' '.join(flags)}\n{code}", **REASSOCIATED)
     return result.stderr
+
+
+def check_example(folder: Path, kernel: str, size: str, flags: Sequence[str], expect: str) -> None:
+    """Optimize the example ``kernel`` with ``flags`` (silently; its text must contain ``expect``) and compare
+    its output at ``size`` (MINI, SMALL), with 2 OpenMP threads and without OpenMP, with the original's within
+    the reassociation tolerance."""
+    source = EXAMPLES / f"{kernel}.c"
+    optimized = folder / f"{kernel}.polyopt.c"
+    result = run_polyopt(source, flags, output=optimized)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert expect in optimized.read_text()
+    defines = [f"{size}_DATASET"]
+    expected = run_binary(compile_original(source, defines=defines, flags=["-O2"])).stdout
+    for openmp, threads in ((["-fopenmp"], 2), ([], 1)):
+        build = folder / f"p{threads}"
+        build.mkdir()
+        binary = compile_c(optimized, defines=defines, flags=["-O2", *openmp], include_dirs=(EXAMPLES,), out_dir=build)
+        assert_same_output(expected, run_binary(binary, threads=threads).stdout, context=kernel, **REASSOCIATED)

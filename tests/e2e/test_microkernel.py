@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.handwritten import REASSOCIATED, Case, check_case
-from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
+from tests.e2e.handwritten import Case, check_case, check_example
 
 SHOW = "for (j = 0; j < N; j++)\n  for (i = 0; i < M; i++)\n    y[j] += B[i][j] * (i % 3 + 1);\n"
 SQUARE = "for (i = 0; i < M; i++)\n  for (j = 0; j < M; j++)\n    for (k = 0; k < M; k++)\n      "
@@ -48,15 +47,4 @@ def test_integer_products_keep_their_loops(tmp_path: Path) -> None:
 @pytest.mark.parametrize("size", ["MINI", "SMALL"])
 @pytest.mark.parametrize("kernel", ["gemm", "2mm", "3mm"])
 def test_polybench_products_with_the_microkernel(tmp_path: Path, kernel: str, size: str) -> None:
-    source = EXAMPLES / f"{kernel}.c"
-    optimized = tmp_path / f"{kernel}.polyopt.c"
-    result = run_polyopt(source, [*NONE, "--parallel-work=0"], output=optimized)
-    assert result.returncode == 0 and result.stderr == "", result.stderr
-    assert EXPECT in optimized.read_text()
-    defines = [f"{size}_DATASET"]
-    expected = run_binary(compile_original(source, defines=defines, flags=["-O2"])).stdout
-    for flags, threads in ((["-fopenmp"], 2), ([], 1)):
-        folder = tmp_path / f"p{threads}"
-        folder.mkdir()
-        binary = compile_c(optimized, defines=defines, flags=["-O2", *flags], include_dirs=(EXAMPLES,), out_dir=folder)
-        assert_same_output(expected, run_binary(binary, threads=threads).stdout, context=kernel, **REASSOCIATED)
+    check_example(tmp_path, kernel, size, [*NONE, "--parallel-work=0"], EXPECT)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.handwritten import REASSOCIATED, Case, check_case
-from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
+from tests.e2e.handwritten import Case, check_case, check_example
+from tests.support import EXAMPLES, run_polyopt
 
 # B (M x N, M <= N) is the target; its square M x M part is folded into y
 SHOW = "for (j = 0; j < M; j++)\n  for (i = 0; i < M; i++)\n    y[j] += B[i][j] * (i % 3 + 1);\n"
@@ -58,18 +58,7 @@ def test_rank_k_microkernel_keeps_the_result(tmp_path: Path, name: str, m: int, 
 @pytest.mark.parametrize("size", ["MINI", "SMALL"])
 @pytest.mark.parametrize("kernel", ["syrk", "syr2k", "covariance", "correlation"])
 def test_polybench_rank_k_updates_with_the_microkernel(tmp_path: Path, kernel: str, size: str) -> None:
-    source = EXAMPLES / f"{kernel}.c"
-    optimized = tmp_path / f"{kernel}.polyopt.c"
-    result = run_polyopt(source, [*_any_work(tmp_path), "--parallel-work=0"], output=optimized)
-    assert result.returncode == 0 and result.stderr == "", result.stderr
-    assert EXPECT in optimized.read_text()
-    defines = [f"{size}_DATASET"]
-    expected = run_binary(compile_original(source, defines=defines, flags=["-O2"])).stdout
-    for flags, threads in ((["-fopenmp"], 2), ([], 1)):
-        folder = tmp_path / f"p{threads}"
-        folder.mkdir()
-        binary = compile_c(optimized, defines=defines, flags=["-O2", *flags], include_dirs=(EXAMPLES,), out_dir=folder)
-        assert_same_output(expected, run_binary(binary, threads=threads).stdout, context=kernel, **REASSOCIATED)
+    check_example(tmp_path, kernel, size, [*_any_work(tmp_path), "--parallel-work=0"], EXPECT)
 
 
 def test_by_default_only_large_rank_k_updates_run_on_the_microkernel(tmp_path: Path) -> None:
