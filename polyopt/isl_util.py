@@ -3,12 +3,13 @@
 Everything else in polyopt names dimensions; these helpers translate.
 Public: ``statement_space``, ``var``, ``const``, ``extent``, ``size``, ``shaped``, ``value_at``, ``constant``,
 ``at_parameters``, ``total``, ``extended``, ``equate_prefix``, ``solutions_for``,
-``maps_of``, ``sets_of``, ``union_of``, ``has_local_variables``.
+``maps_of``, ``sets_of``, ``union_of``, ``has_local_variables``, ``coalesced``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 import islpy as isl
 
@@ -152,6 +153,18 @@ def sets_of(union: isl.UnionSet) -> list[isl.Set]:
     sets: list[isl.Set] = []
     union.foreach_set(sets.append)
     return sets
+
+
+Coalescible = TypeVar("Coalescible", isl.Set, isl.Map, isl.UnionSet, isl.UnionMap, isl.PwAff)
+
+
+def coalesced(value: Coalescible) -> Coalescible:
+    """``value`` with its pieces merged where isl can (``coalesce``), else ``value`` itself: the same points
+    either way, and isl's coalescing fails on some inputs ("cannot relax redundant constraint")."""
+    try:
+        return value.coalesce()
+    except isl.Error:
+        return value
 
 
 def maps_of(union: isl.UnionMap) -> list[isl.Map]:

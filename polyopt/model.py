@@ -189,7 +189,7 @@ def _domain(statement: Statement, space: isl.Space) -> isl.Set:
     domain = isl.Set.universe(space)
     for cond in statement.constraints:
         domain = domain.intersect(_condition(cond, space))
-    return domain.coalesce()
+    return isl_util.coalesced(domain)
 
 
 def _access(access: Access, space: isl.Space, domain: isl.Set) -> isl.Map:
@@ -295,5 +295,5 @@ def iterator_values(scop: Scop, ctx: isl.Context | None = None) -> dict[str, isl
         last = timing.intersect_range(timing.range().lexmax()).domain()
         left = values[variable].intersect_domain(last).range()
         if not left.is_empty():
-            finals[variable] = isl.Set.from_union_set(left).dim_max(0).coalesce()
+            finals[variable] = isl_util.coalesced(isl.Set.from_union_set(left).dim_max(0))
     return finals

@@ -135,7 +135,7 @@ def compute_dependences(model: PolyModel) -> Dependences:
             relations.append((FLOW, flow_relation(reads, model.schedule, must, may)))
             relations.append((ANTI, flow_relation(writes, model.schedule, None, reads)))
         for kind, union in relations:
-            for relation in isl_util.maps_of(union.coalesce()):
+            for relation in isl_util.maps_of(isl_util.coalesced(union)):
                 items.append(
                     Dependence(
                         kind=kind,

@@ -91,7 +91,7 @@ def _last_write(model: PolyModel, writers: isl.UnionSet, depth: int) -> tuple[is
             piece = prefix.dim_max(position)
             current = values[position]
             values[position] = piece if current is None else current.union_add(piece)
-    return tuple(value.coalesce() for value in values if value is not None)
+    return tuple(isl_util.coalesced(value) for value in values if value is not None)
 
 
 def _worth_it(model: PolyModel, deps: Dependences, scalar: str, users: list[str], depth: int) -> bool:

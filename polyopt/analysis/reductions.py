@@ -43,7 +43,7 @@ from pycparser import c_ast, c_generator
 from polyopt.analysis.dependences import FLOW, Dependence, Dependences, flow_relation
 from polyopt.frontend.declarations import BOOLEAN, FLOATING, INTEGER, UNKNOWN, CType, expression_type
 from polyopt.frontend.scop import opaque_arrays
-from polyopt.isl_util import maps_of
+from polyopt.isl_util import coalesced, maps_of
 from polyopt.model import PolyModel
 
 _COMPOUND = {"+=": "+", "-=": "+", "*=": "*"}
@@ -208,7 +208,7 @@ def _reads_after_updates(model: PolyModel, reduction: Reduction) -> list[Depende
     union = flow_relation(reads, model.schedule, None, isl.UnionMap.from_map(reduction.access))
     return [
         Dependence(FLOW, reduction.array, reduction.statement, piece.get_tuple_name(isl.dim_type.out), piece)
-        for piece in maps_of(union.coalesce())
+        for piece in maps_of(coalesced(union))
     ]
 
 

@@ -18,6 +18,7 @@ from polyopt.emit.cast import CBlock, CDecl, CIf, CNode, CStmt
 from polyopt.emit.cexpr import call, infix
 from polyopt.emit.isl_ast import Generated, print_parametric
 from polyopt.frontend.scop import Scop
+from polyopt.isl_util import coalesced
 
 
 def _declaration(expansion: Expansion, sizes: list[str]) -> str:
@@ -31,7 +32,7 @@ def _last_value(expansion: Expansion, scop: Scop, prefix: str) -> tuple[tuple[CN
     """``scalar = array[last write's indices];``, guarded by the condition that the region writes it."""
     if not expansion.last:
         return (), frozenset()
-    where = expansion.last[0].domain().coalesce()
+    where = coalesced(expansion.last[0].domain())
     indices, condition, helpers = print_parametric(scop, prefix, list(expansion.last), where)
     pairs = zip(indices, expansion.lows, strict=True)
     element = "".join(f"[{infix(index, '-', str(low))}]" if low else f"[{index}]" for index, low in pairs)
