@@ -1,6 +1,7 @@
 """Small handwritten programs for end-to-end tests of one transformation at a time.
 
-Public: ``Case``, ``DECLARATIONS``, ``REASSOCIATED``, ``check_case``, ``check_program``, ``check_example``.
+Public: ``Case``, ``DECLARATIONS``, ``REASSOCIATED``, ``check_case``, ``check_program``, ``check_example``,
+``assert_example_output``.
 
 A case is a region body over the arrays ``A``, ``B``, ``C`` (M x N; ``C`` is not printed), ``D`` (3 x M x N),
 ``x``, ``y`` (N), ``z`` (M) and the scalars ``s``, ``p``, ``t`` of one element type, in the loops ``i``, ``j``,
@@ -144,8 +145,14 @@ def check_example(folder: Path, kernel: str, size: str, flags: Sequence[str], ex
     result = run_polyopt(source, flags, output=optimized)
     assert result.returncode == 0 and result.stderr == "", result.stderr
     assert expect in optimized.read_text()
+    assert_example_output(folder, kernel, optimized, size)
+
+
+def assert_example_output(folder: Path, kernel: str, optimized: Path, size: str) -> None:
+    """The output of ``optimized`` (the example ``kernel`` optimized) at ``size``, with 2 OpenMP threads and
+    without OpenMP, is the original's within the reassociation tolerance."""
     defines = [f"{size}_DATASET"]
-    expected = run_binary(compile_original(source, defines=defines, flags=["-O2"])).stdout
+    expected = run_binary(compile_original(EXAMPLES / f"{kernel}.c", defines=defines, flags=["-O2"])).stdout
     for openmp, threads in ((["-fopenmp"], 2), ([], 1)):
         build = folder / f"p{threads}"
         build.mkdir()

@@ -10,14 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.handwritten import REASSOCIATED
+from tests.e2e.handwritten import assert_example_output
 from tests.support import (
     EXAMPLES,
-    assert_same_output,
-    compile_c,
-    compile_original,
     needs_gcc,
-    run_binary,
     run_polyopt,
 )
 
@@ -62,13 +58,7 @@ def test_a_profile_key_in_a_target_file_changes_the_code_and_keeps_the_output(
 
     assert default in usual and default not in text
     assert changed in text and changed not in usual
-    defines = ["MINI_DATASET"]
-    expected = run_binary(compile_original(source, defines=defines, flags=["-O2"])).stdout
-    for openmp, threads in ((["-fopenmp"], 2), ([], 1)):
-        folder = tmp_path / f"p{threads}"
-        folder.mkdir()
-        binary = compile_c(profiled, defines=defines, flags=["-O2", *openmp], include_dirs=(EXAMPLES,), out_dir=folder)
-        assert_same_output(expected, run_binary(binary, threads=threads).stdout, context=kernel, **REASSOCIATED)
+    assert_example_output(tmp_path, kernel, profiled, "MINI")
 
 
 def test_the_printed_target_file_gives_the_decisions_of_the_detected_machine(tmp_path: Path) -> None:
