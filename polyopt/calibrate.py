@@ -46,7 +46,7 @@ def _shown(name: str, timing: Timing) -> str:
 def calibrate(machine: Machine, runs: int, threads: int, quick: bool = False) -> Machine:
     """``machine`` with both thresholds measured."""
     gemm_sizes, gemv_sizes = QUICK if quick else (GEMM_LADDER, GEMV_LADDER)
-    measured = measure(machine, gemm_sizes, gemv_sizes, runs, threads, rank_k_sizes=())
+    measured = measure(machine, gemm_sizes, gemv_sizes, runs, threads, square_sizes=())
     for name, timings in (("GEMM", measured.gemm), ("GEMV", measured.gemv)):
         for timing in timings:
             print(_shown(name, timing), file=sys.stderr)

@@ -1,6 +1,6 @@
 """The probe: how fast the BLAS library, polyopt's microkernel and its loops are on this machine.
 
-Public: ``GEMM_SIZES``, ``RANK_K_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
+Public: ``GEMM_SIZES``, ``SQUARE_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
 ``default_gemv_sizes``, ``measure``, ``sampled``.
 
 The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes one small program
@@ -10,7 +10,9 @@ processes, interleaved, each timing only its region, which comes after an OpenMP
 any program with polyopt's parallel loops (PolyBench's harness has one too: libgomp's threads then spin
 for a while, and a library call that starts the library's own threads meanwhile competes with them for
 the cores): a matrix-matrix product (n×n×n) at ``GEMM_SIZES``, the rank-k update ``C += A Aᵀ`` (lower
-triangle, n×n×n) at ``RANK_K_SIZES``, a matrix-vector product (n×n) and two of
+triangle, n×n×n), the product ``C = αAB + βC`` with a symmetric ``A`` read in its lower triangle (SYMM) and
+the in-place product ``B = (I + L)ᵀ B`` with a strict lower triangle ``L`` (TRMM), both in PolyBench's form,
+at ``SQUARE_SIZES``, a matrix-vector product (n×n) and two of
 them over one matrix (``y = A x``, ``z = Aᵀ w``) at ``GEMV_SIZES`` and at one size whose matrix streams
 from memory (``default_gemv_sizes``), with ``OMP_NUM_THREADS`` the machine's cores.  Each time is the
 mean of its runs (a call after the parallel loop runs either in well under a millisecond or, when the
@@ -54,7 +56,7 @@ from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
-RANK_K_SIZES = (800,)  # SYRK, n×n×n, within the GEMM's arrays
+SQUARE_SIZES = (800,)  # SYRK, SYMM and TRMM, n×n×n, within the GEMM's arrays
 STREAM_SIZE_LIMIT = 8192  # the largest GEMV size measured: its matrix takes 512 MiB
 RUNS = 5
 MAX_RUNS = 9
@@ -96,6 +98,34 @@ static void syrk(int n)
 #pragma endscop
 }
 
+static void symm(int n)
+{
+  int i, j, k;
+  double t;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      t = 0;
+      for (k = 0; k < i; k++) {
+        C[k][j] += 1.5 * B[i][j] * A[i][k];
+        t += B[k][j] * A[i][k];
+      }
+      C[i][j] = 1.2 * C[i][j] + 1.5 * B[i][j] * A[i][i] + 1.5 * t;
+    }
+#pragma endscop
+}
+
+static void trmm(int n)
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      for (k = i + 1; k < n; k++)
+        B[i][j] += A[k][i] * B[k][j];
+#pragma endscop
+}
+
 static void gemv(int n)
 {
   int i, j;
@@ -127,7 +157,7 @@ int main(int argc, char **argv)
     return 0;
   }
   char kind = argv[1][0];
-  int matrix = kind == 'm' || kind == 'k', n = atoi(argv[2]);
+  int matrix = kind == 'm' || kind == 'k' || kind == 'y' || kind == 't', n = atoi(argv[2]);
   for (int i = 0; i < n; i++) {
     x[i] = (i % 7) / 7.0;
     w[i] = (i % 5) / 5.0;
@@ -148,13 +178,17 @@ int main(int argc, char **argv)
     gemm(n);
   else if (kind == 'k')
     syrk(n);
+  else if (kind == 'y')
+    symm(n);
+  else if (kind == 't')
+    trmm(n);
   else if (kind == 's')
     shared(n);
   else
     gemv(n);
   printf("%.9f\\n", omp_get_wtime() - start);
   if (matrix)
-    fprintf(stderr, "%g %g\\n", C[n / 2][n / 3], team);
+    fprintf(stderr, "%g %g %g\\n", C[n / 2][n / 3], B[n / 3][n / 2], team);
   else
     fprintf(stderr, "%g %g %g\\n", y[n / 2], z[n / 3], team);
   return 0;
@@ -240,17 +274,18 @@ def measure(
     runs: int = RUNS,
     threads: int | None = None,
     max_runs: int = MAX_RUNS,
-    rank_k_sizes: tuple[int, ...] = RANK_K_SIZES,
+    square_sizes: tuple[int, ...] = SQUARE_SIZES,
 ) -> Measurements:
-    """Mean region times of the loops, the microkernel and the call (GEMM, and SYRK at ``rank_k_sizes``) and
+    """Mean region times of the loops, the microkernel and the call (GEMM, and SYRK, SYMM and TRMM at
+    ``square_sizes``) and
     of the loops and the call (GEMV, and two GEMVs over one matrix) at each size (GEMV: by default
     ``default_gemv_sizes``), sampled by ``sampled`` with ``threads`` (default: the machine's cores)."""
     threads = threads or machine.cores
     gemv_sizes = gemv_sizes or default_gemv_sizes(machine)
     load = os.getloadavg()[0]
-    defines = [f"GMAX={max(gemm_sizes + rank_k_sizes)}", f"VMAX={max(gemv_sizes)}"]
+    defines = [f"GMAX={max(gemm_sizes + square_sizes)}", f"VMAX={max(gemv_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
-    plan += [(kind, size, name) for kind in "k" for size in rank_k_sizes for name in _VARIANTS]
+    plan += [(kind, size, name) for kind in "kyt" for size in square_sizes for name in _VARIANTS]
     plan += [(kind, size, name) for kind in "vs" for size in gemv_sizes for name in ("loops", "call")]
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
@@ -258,15 +293,15 @@ def measure(
         times = sampled(plan, lambda item: _seconds(binaries[item[2]], item[0], item[1], threads), runs, max_runs)
         library = run_program(binaries["call"], arguments=["info"]).stdout.splitlines()
     mean = {item: statistics.fmean(values) for item, values in times.items()}
-    gemm, syrk = (
+    gemm, syrk, symm, trmm = (
         tuple(Timing(size, *(mean[kind, size, name] for name in ("loops", "call", "microkernel"))) for size in sizes)
-        for kind, sizes in (("m", gemm_sizes), ("k", rank_k_sizes))
+        for kind, sizes in (("m", gemm_sizes), ("k", square_sizes), ("y", square_sizes), ("t", square_sizes))
     )
     gemv, shared = (
         tuple(Timing(size, mean[kind, size, "loops"], mean[kind, size, "call"]) for size in gemv_sizes) for kind in "vs"
     )
     corename, config = (library + ["", ""])[:2]
-    return Measurements(gemm, gemv, corename, config, load, shared, syrk)
+    return Measurements(gemm, gemv, corename, config, load, shared, syrk, symm, trmm)
 
 
 def _disabled(environ: Mapping[str, str]) -> bool:

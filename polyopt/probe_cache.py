@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyopt import __version__
-from polyopt.analysis.library_choice import Measurements, Timing
+from polyopt.analysis.library_choice import TIMED, Measurements, Timing
 from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,8 @@ def load(path: Path, key: ProbeKey) -> Measurements | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("key") != dataclasses.asdict(key):
             return None
-        timings = _timings(data["gemm"]), _timings(data["gemv"])
-        shared, syrk = _timings(data["shared"]), _timings(data["syrk"])
-        return Measurements(*timings, data["corename"], data["config"], float(data["load"]), shared, syrk)
+        timings = {name: _timings(data[name]) for name in TIMED}
+        return Measurements(**timings, corename=data["corename"], config=data["config"], load=float(data["load"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

@@ -126,7 +126,7 @@ def test_a_library_slower_than_the_microkernel_is_never_called_for_gemm() -> Non
     assert calls["BatchedGemm"] == 400**3  # against the loops, which it beats from n = 400
     assert calls["Gemv"] == calls["Ger"] == 1024**2
     assert calls[SHARED] is None  # the loops win at n = 2048
-    assert calls["Syrk"] == calls["Symm"] == MACHINE.blas3_threshold  # not measured
+    assert calls["Syrk"] == calls["Symm"] == calls["Trmm"] == MACHINE.blas3_threshold  # not measured
 
 
 @pytest.mark.parametrize(
@@ -143,6 +143,28 @@ def test_syrk_and_syr2k_are_called_from_the_syrk_crossover(syrk: tuple[Timing, .
 
     assert calls["Syrk"] == calls["Syr2k"] == called_from
     assert calls["Trmm"] == calls["Symm"] == MACHINE.blas3_threshold  # not measured
+
+
+@pytest.mark.parametrize("kind", ["symm", "trmm"])
+def test_symm_and_trmm_are_called_from_their_own_crossovers_against_the_microkernel(kind: str) -> None:
+    ties_with_the_microkernel = (Timing(800, 50.0, 31.0, 30.0),)  # within TIE: polyopt's code stays
+    beats_it = (Timing(800, 50.0, 25.0, 30.0),)
+    for timings, called_from in ((ties_with_the_microkernel, None), (beats_it, 800**3)):
+        measured = dataclasses.replace(SLOW_GEMM, **{kind: timings})
+
+        calls = _thresholds(measured_choice(measured, MACHINE, frozenset(), microkernel=True, origin="probe"))
+
+        assert calls[kind.capitalize()] == called_from
+        assert calls["Gemm"] is None  # GEMM's own crossover
+
+
+def test_without_the_microkernel_symm_is_weighed_against_the_loops() -> None:
+    measured = dataclasses.replace(SLOW_GEMM, symm=(Timing(800, 50.0, 40.0, 30.0),))
+
+    choice = measured_choice(measured, MACHINE, frozenset(), microkernel=False, origin="probe")
+
+    assert not choice.microkernel
+    assert _thresholds(choice)["Symm"] == 800**3  # 40 ms beats the loops' 50, not the microkernel's 30
 
 
 def test_without_the_rank_k_microkernel_syrk_is_weighed_against_the_loops() -> None:
@@ -371,7 +393,7 @@ def test_a_run_waits_for_the_probe_until_a_region_needs_it_then_the_next_reads_t
     assert run.calls == 1 and cached.initial == LibraryChoice(choice.calls, choice.microkernel, cached.status)
     assert cached.status.startswith("measured by the probe, read from the cache ")
     assert cached.report()[1:4] == (
-        "  GEMMs not called: the microkernel",
+        "  GEMMs, SYMMs, TRMMs not called: the microkernel",
         "  Gemm: never called (GEMM call slower than the microkernel up to n = 800)",
         "  BatchedGemm: called from work 64000000 (GEMM call faster than the loops from n = 400)",
     )
@@ -410,7 +432,7 @@ def test_no_probe_runs_when_it_is_disabled_or_both_thresholds_are_given(
     assert skipped() == default_choice(MACHINE) and run.calls == 0
     assert skipped.report()[:3] == (
         f"library: {status}",
-        "  GEMMs not called: the microkernel",
+        "  GEMMs, SYMMs, TRMMs not called: the microkernel",
         f"  Gemm: called from work {MACHINE.blas3_threshold} (blas3-threshold of the machine)",
     )
 

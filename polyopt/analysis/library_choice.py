@@ -1,7 +1,7 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
 Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
-``KINDS``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
+``KINDS``, ``TIMED``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
 The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
@@ -9,7 +9,8 @@ product (GEMV) with the loops and the call, and of two matrix-vector products ov
 and ``z = Aᵀ w``, which the loops fuse into one pass over the matrix and the calls read twice), at a few
 sizes n.  From them:
 
-- the microkernel computes GEMMs when it beats the loops at the largest measured size;
+- the microkernel computes GEMMs, and SYMMs and TRMMs as GEMMs on blocks, when it beats the loops at the
+  largest measured GEMM size;
 - a GEMM is called from the crossover against what runs otherwise (the microkernel, or the
   loops without it), never when the call loses at the largest measured size;
 - a batched GEMM (the microkernel does not compute it) from the crossover against the loops;
@@ -18,7 +19,10 @@ sizes n.  From them:
 - SYRK and SYR2K from the SYRK crossover against what runs otherwise (the microkernel on the triangle
   when the machine's ``rank-k-microkernel`` lets it run, else the loops), measured on ``C += A Aᵀ``
   (``C += Aᵀ A`` runs as fast on the microkernel: bench/RESULTS.md, 'Rank-k updates on the microkernel');
-- TRMM and SYMM, not measured, from the machine's level-3 threshold.
+- SYMM and TRMM from their own crossovers against what runs otherwise (the microkernel when it computes
+  GEMMs, else the loops): the library's routines for them need not be as fast as its GEMM (on this
+  project's VM the microkernel beat the library's SYMM and TRMM by 20-40% where the GEMM call tied with it:
+  bench/RESULTS.md, 'SYMM and TRMM on the microkernel').
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
 n, by more than ``TIE`` (a near tie keeps polyopt's own code: the choice does not flip from one probe
@@ -57,9 +61,10 @@ class Timing:
 @dataclass(frozen=True)
 class Measurements:
     """What the probe measured: GEMM (n×n×n), GEMV (n×n), shared-matrix (two n×n GEMVs over one matrix)
-    and SYRK (``C += A Aᵀ`` on the lower triangle, n×n×n) timings, the library as it reports itself
-    (``openblas_get_corename()``, ``openblas_get_config()``; empty when unknown), and the machine's load
-    average over the last minute when the probe started (a busy machine skews them)."""
+    and SYRK (``C += A Aᵀ`` on the lower triangle), SYMM and TRMM (n×n×n, ``polyopt.probe``) timings, the
+    library as it reports itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when
+    unknown), and the machine's load average over the last minute when the probe started (a busy machine
+    skews them)."""
 
     gemm: tuple[Timing, ...]
     gemv: tuple[Timing, ...]
@@ -68,6 +73,12 @@ class Measurements:
     load: float = 0.0
     shared: tuple[Timing, ...] = ()
     syrk: tuple[Timing, ...] = ()
+    symm: tuple[Timing, ...] = ()
+    trmm: tuple[Timing, ...] = ()
+
+
+# the fields of ``Measurements`` that hold timings
+TIMED = ("gemm", "gemv", "shared", "syrk", "symm", "trmm")
 
 
 @dataclass(frozen=True)
@@ -86,8 +97,8 @@ SHARED = "Gemv/Ger on a shared matrix"
 
 @dataclass(frozen=True)
 class LibraryChoice:
-    """The calls of every idiom kind, whether the microkernel computes GEMMs where no call is made,
-    and where the choice came from."""
+    """The calls of every idiom kind, whether the microkernel computes GEMMs (and SYMMs and TRMMs) where no
+    call is made, and where the choice came from."""
 
     calls: tuple[Call, ...]
     microkernel: bool
@@ -101,7 +112,7 @@ class LibraryChoice:
 
     def describe(self) -> tuple[str, ...]:
         """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
-        lines = [f"GEMMs not called: {'the microkernel' if self.microkernel else 'the loops'}"]
+        lines = [f"GEMMs, SYMMs, TRMMs not called: {'the microkernel' if self.microkernel else 'the loops'}"]
         for call in self.calls:
             when = "never called" if call.threshold is None else f"called from work {call.threshold}"
             lines.append(f"{call.kind}: {when} ({call.reason})")
@@ -184,6 +195,9 @@ def measured_choice(
     rank_k = microkernel and machine.rank_k_microkernel > 0
     for kind in _RANK_K if measurements.syrk else ():
         measured[kind] = _measured_call(kind, measurements.syrk, 3, rank_k, "SYRK")
+    for kind, timings in (("Symm", measurements.symm), ("Trmm", measurements.trmm)):
+        if timings:
+            measured[kind] = _measured_call(kind, timings, 3, kernel, kind.upper())
     calls = tuple(
         measured[call.kind] if call.kind in measured and _LEVELS[call.kind] not in given else call
         for call in _machine_calls(machine)

@@ -21,11 +21,18 @@ skipped, those across its edge added element by element under the triangle's
 condition, and the columns split into chunks of equal shares of the triangle,
 one per core (more when a chunk would pass ``nc``), so that each thread packs
 the rows of ``op(A)`` its columns need once per depth block.
+
+SYMM and TRMM are GEMMs on blocks too: SYMM packs its symmetric ``A`` from the triangle it reads and
+scales each chunk of ``C`` by ``beta`` first; TRMM (``B = op(A) * B`` in place, unit diagonal) adds the
+product of ``op(A)``'s strict triangle and ``B`` to ``B``, packs zeros outside it and skips the blocks
+that hold only zeros, and runs the depth blocks in the order that packs each block of rows of ``B``
+before any other block writes them (from the first when ``op(A)`` is upper triangular, from the last
+when lower), so that every row is read with its original values.
 """
 
 from __future__ import annotations
 
-from polyopt.analysis.idioms import Gemm, Syrk
+from polyopt.analysis.idioms import Gemm, Symm, Syrk, Trmm
 from polyopt.analysis.idioms.idiom import half
 from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.analysis.microkernel import MicrokernelPlan
@@ -44,7 +51,21 @@ def _element(array: str, first: str, second: str, transposed: bool) -> str:
     return f"{array}[{second}][{first}]" if transposed else f"{array}[{first}][{second}]"
 
 
-def _operands(idiom: Gemm | RankK, sizes: list[str]) -> tuple[str, str, str]:
+Blocked = Gemm | RankK | Symm | Trmm  # the idioms the microkernel computes
+
+
+def _symmetric(array: str, lower: bool) -> str:
+    """The element (row, depth) of the symmetric ``array`` whose ``lower`` (or upper) triangle is read."""
+    inside = f"{_DEPTH} <= {_ROW}" if lower else f"{_ROW} <= {_DEPTH}"
+    return f"({inside} ? {array}[{_ROW}][{_DEPTH}] : {array}[{_DEPTH}][{_ROW}])"
+
+
+def _above(idiom: Trmm) -> bool:
+    """Whether ``op(A)`` of a TRMM is upper triangular (its strict triangle: depth > row)."""
+    return idiom.lower == idiom.trans
+
+
+def _operands(idiom: Blocked, sizes: list[str]) -> tuple[str, str, str]:
     """The elements of ``op(A)`` (row, depth) and ``op(B)`` (depth, col) as C, and the depth of the product.
 
     A rank-k update is the product of ``op(A)`` and its transpose; SYR2K's two products are one over
@@ -52,6 +73,12 @@ def _operands(idiom: Gemm | RankK, sizes: list[str]) -> tuple[str, str, str]:
     if isinstance(idiom, Gemm):
         a = _element(idiom.a, _ROW, _DEPTH, idiom.trans_a)
         return a, _element(idiom.b, _DEPTH, _COL, idiom.trans_b), sizes[2]
+    if isinstance(idiom, Symm):
+        return _symmetric(idiom.a, idiom.lower), _element(idiom.b, _DEPTH, _COL, False), sizes[0]
+    if isinstance(idiom, Trmm):
+        inside = f"{_DEPTH} {'>' if _above(idiom) else '<'} {_ROW}"
+        a = f"({inside} ? {_element(idiom.a, _ROW, _DEPTH, idiom.trans)} : 0)"
+        return a, _element(idiom.b, _DEPTH, _COL, False), sizes[0]
     if isinstance(idiom, Syrk):
         return _element(idiom.a, _ROW, _DEPTH, idiom.trans), _element(idiom.a, _COL, _DEPTH, idiom.trans), sizes[1]
     depth, second = f"({sizes[1]})", f"{_DEPTH} - ({sizes[1]})"
@@ -65,19 +92,38 @@ def _operands(idiom: Gemm | RankK, sizes: list[str]) -> tuple[str, str, str]:
     return halves(idiom.a, idiom.b, _ROW), halves(idiom.b, idiom.a, _COL), f"2 * {depth}"
 
 
-def _code(idiom: Gemm | RankK, sizes: list[str], plan: MicrokernelPlan, cores: int, parallel_work: int | None) -> str:
+def _target(idiom: Blocked) -> str:
+    """The array the product adds to: ``B`` of a TRMM, else ``C``."""
+    return idiom.b if isinstance(idiom, Trmm) else idiom.c
+
+
+def _shape(idiom: Blocked) -> str:
+    """The comment's words on what sets the idiom apart from a GEMM."""
+    if isinstance(idiom, RankK):
+        return f", {'strict ' if idiom.strict else ''}{half(idiom.lower)} of C only"
+    if isinstance(idiom, Symm):
+        return f", {idiom.a} symmetric ({half(idiom.lower)}), C scaled by beta first"
+    if isinstance(idiom, Trmm):
+        return f", {'upper' if _above(idiom) else 'lower'} strict op({idiom.a}) added to {idiom.b} in place"
+    return ""
+
+
+def _code(idiom: Blocked, sizes: list[str], plan: MicrokernelPlan, cores: int, parallel_work: int | None) -> str:
     a_elem, b_elem, depth = _operands(idiom, sizes)
-    m, n = (sizes[0], sizes[1]) if isinstance(idiom, Gemm) else (sizes[0], sizes[0])
+    m, n = (sizes[0], sizes[0]) if isinstance(idiom, RankK) else (sizes[0], sizes[1])
     triangle = isinstance(idiom, RankK)
+    trmm = isinstance(idiom, Trmm)
     return render_template(
         "microkernel.c.j2",
         comment=f"{plan.mr} x {plan.nr} registers, kc {plan.kc}, mc {plan.mc}, nc {plan.nc}, packed A and B"
-        + (f", {'strict ' if idiom.strict else ''}{half(idiom.lower)} of C only" if triangle else ""),
-        c_first=f"{idiom.c}[0][0]",
-        c_elem=_element(idiom.c, _ROW, _COL, False),
+        + _shape(idiom),
+        c_first=f"{_target(idiom)}[0][0]",
+        c_elem=_element(_target(idiom), _ROW, _COL, False),
         a_elem=a_elem,
         b_elem=b_elem,
-        alpha=idiom.alpha,
+        alpha="1.0" if trmm else idiom.alpha,
+        beta=idiom.beta if isinstance(idiom, Symm) and idiom.beta != "1.0" else None,
+        depth=("above" if _above(idiom) else "below") if trmm else None,
         m=f"({m})",
         n=f"({n})",
         k=f"({depth})",
@@ -97,7 +143,7 @@ def _code(idiom: Gemm | RankK, sizes: list[str], plan: MicrokernelPlan, cores: i
 
 
 def microkernel_block(
-    idiom: Gemm | RankK,
+    idiom: Blocked,
     sizes: list[str],
     plan: MicrokernelPlan,
     loops: tuple[CNode, ...],
@@ -105,16 +151,18 @@ def microkernel_block(
     cores: int,
     parallel_work: int | None,
     from_work: int = 0,
+    tail: tuple[CNode, ...] = (),
 ) -> CIf:
-    """``idiom`` (a GEMM, SYRK or SYR2K; its sizes printed as C) computed by the microkernel of ``plan`` when
-    its arrays are all ``double`` or all ``float``, no size is 0 and its work reaches ``from_work``, else by
-    ``loops``; ``cores`` chunks of columns (of a triangle: of equal shares of it), run in parallel from
-    ``parallel_work`` multiply-adds (serially when it is None)."""
-    arrays = (idiom.c, idiom.a) if isinstance(idiom, Syrk) else (idiom.c, idiom.a, idiom.b)
+    """``idiom`` (a GEMM, SYRK, SYR2K, SYMM or TRMM; its sizes printed as C) computed by the microkernel of
+    ``plan`` when its arrays are all ``double`` or all ``float``, no size is 0 and its work reaches
+    ``from_work``, else by ``loops``; ``cores`` chunks of columns (of a triangle: of equal shares of it), run in
+    parallel from ``parallel_work`` multiply-adds (serially when it is None); ``tail`` (the code of
+    ``idiom.tail``) runs first."""
+    arrays = (_target(idiom), idiom.a) if isinstance(idiom, Syrk | Trmm) else (idiom.c, idiom.a, idiom.b)
     elements = [f"{array}[0][0]" for array in arrays]
     checks = [same_kind(elements), all_positive(sizes)]
     if from_work > 0:
         checks.append(f"{' * '.join(f'(long)({size})' for size in idiom.work(sizes))} >= {from_work}L")
     condition = joined("&&", checks)
     lines = _code(idiom, sizes, plan, cores, parallel_work).rstrip("\n").split("\n")
-    return CIf(condition, tuple(CStmt(line) for line in lines), loops)
+    return CIf(condition, (*tail, *(CStmt(line) for line in lines)), loops)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, find_idioms
+from polyopt.analysis.idioms import Gemm, Gemv, Ger, Idiom, Symm, Trmm, find_idioms
 from polyopt.analysis.idioms.symmetric import RankK
 from polyopt.analysis.library_choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
 from polyopt.analysis.microkernel import MicrokernelPlan, plan_microkernel
@@ -60,11 +60,11 @@ class Library:
 
     def kernel_from(self, idiom: Idiom) -> int | None:
         """The work from which the microkernel computes ``idiom`` where no call is made (None: never): any
-        GEMM when the choice says so, a SYRK or SYR2K (on its triangle) from the machine's
-        ``rank-k-microkernel``."""
+        GEMM, SYMM or TRMM (GEMMs on blocks) when the choice says so, a SYRK or SYR2K (on its triangle) from
+        the machine's ``rank-k-microkernel``."""
         if self.microkernel is None:
             return None
-        if isinstance(idiom, Gemm):
+        if isinstance(idiom, Gemm | Symm | Trmm):
             return 0 if self.choice.microkernel else None
         return self.rank_k_from if isinstance(idiom, RankK) and self.rank_k_from > 0 else None
 
@@ -213,14 +213,14 @@ def _tail(idiom: Idiom, ctx: RegionContext, dead: frozenset[str]) -> Generated:
 def _library_segment(
     idiom: Idiom, part: Part, tail: Generated, library: Library, ctx: RegionContext
 ) -> tuple[Part, list[str]]:
-    """``part`` (one idiom's segment) run by the microkernel (a GEMM) and by CBLAS after ``tail`` when it
-    pays, and the report lines of both."""
+    """``part`` (one idiom's segment) run by the microkernel (a GEMM on blocks) and by CBLAS when it pays,
+    each after ``tail``, and the report lines of both."""
     options = ctx.options
     sizes, helpers = _sizes(idiom, ctx.model.scop, ctx.prefix)
     code, used, lines = part.generated.code, part.generated.helpers | helpers, []
     kernel_from, threshold = library.kernel_from(idiom), library.call_from(idiom)
     below_call = kernel_from is not None and (threshold is None or kernel_from < threshold)
-    if library.microkernel is not None and below_call and isinstance(idiom, Gemm | RankK):
+    if library.microkernel is not None and below_call and isinstance(idiom, Gemm | RankK | Symm | Trmm):
         parallel_work = options.machine.parallel_work if options.parallel else None
         kernel = microkernel_block(
             idiom,
@@ -230,8 +230,9 @@ def _library_segment(
             cores=options.machine.cores,
             parallel_work=parallel_work,
             from_work=kernel_from,
+            tail=tail.code,
         )
-        code, used = (kernel,), used | MICROKERNEL_HELPERS
+        code, used = (kernel,), used | MICROKERNEL_HELPERS | tail.helpers
         lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
     if threshold is not None:
         block, called = library_block(idiom, sizes, code, threshold, tail.code)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.analysis.idioms import Gemm, Syr2k, Syrk
+from polyopt.analysis.idioms import Gemm, Symm, Syr2k, Syrk, Trmm
 from polyopt.analysis.microkernel import plan_microkernel
 from polyopt.emit.cast import CIf, CStmt
 from polyopt.emit.cprint import print_c
@@ -131,3 +131,50 @@ def test_gcc_compiles_the_triangle_without_warnings(tmp_path: Path, lower: bool,
     )
 
     assert result.returncode == 0, result.stderr
+
+
+def _square_block(idiom: Symm | Trmm) -> CIf:
+    return microkernel_block(idiom, ["M", "N"], PLAN, LOOPS, cores=2, parallel_work=1 << 24)
+
+
+def test_a_symm_packs_a_from_the_triangle_it_reads_and_scales_c_first() -> None:
+    text = print_c((_square_block(Symm(("S1",), (), "C", "A", "B", True, "alpha", "beta")),))
+
+    assert "A symmetric (lower), C scaled by beta first */" in text
+    assert "const long polyopt_m = (M), polyopt_n = (N), polyopt_k = (M);" in text
+    read = "(polyopt_depth <= polyopt_row ? A[polyopt_row][polyopt_depth] : A[polyopt_depth][polyopt_row])"
+    assert f"polyopt_alpha * {read} : 0;" in text
+    assert "C[polyopt_row][polyopt_col] *= (beta);" in text
+    assert text.index("*= (beta)") < text.index("polyopt_q0 < polyopt_k")  # each chunk scaled before the product
+
+
+@pytest.mark.parametrize(("lower", "trans", "above"), [(True, True, True), (False, False, True), (True, False, False)])
+def test_a_trmm_adds_op_a_strict_triangle_in_place_in_the_order_that_reads_the_original(
+    lower: bool, trans: bool, above: bool
+) -> None:
+    text = print_c((_square_block(Trmm(("S1",), (), "B", "A", lower, trans)),))
+
+    element = "A[polyopt_depth][polyopt_row]" if trans else "A[polyopt_row][polyopt_depth]"
+    assert f"(polyopt_depth {'>' if above else '<'} polyopt_row ? {element} : 0)" in text
+    assert "B[polyopt_row][polyopt_col] += polyopt_acc" in text  # B is the target
+    assert "const polyopt_t polyopt_alpha = (polyopt_t)(1.0);" in text
+    first = "(polyopt_k - 1) / polyopt_kc * polyopt_kc - polyopt_q0"  # the depth blocks from the last
+    assert (first in text) != above
+    skip = "(polyopt_p0 + polyopt_kb - 1 > polyopt_i0)" if above else "(polyopt_p0 < polyopt_i0 + polyopt_mb - 1)"
+    assert f"if (!{skip})" in text  # blocks of zeros skipped
+
+
+@pytest.mark.parametrize("above", [True, False])
+def test_gcc_compiles_symm_and_trmm_without_warnings(tmp_path: Path, above: bool) -> None:
+    blocks = (
+        _square_block(Symm(("S1",), (), "C", "A", "B", above, "alpha", "1.5")),
+        _square_block(Trmm(("S2",), (), "B", "A", above, False)),
+    )
+    for index, block in enumerate(blocks):
+        source = tmp_path / f"mk{index}.c"
+        source.write_text(_program(block, "double"))  # K and one matrix are not used
+        flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
+        command = ["gcc", *flags, "-c", str(source), "-o", str(tmp_path / "mk.o")]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+        assert result.returncode == 0, result.stderr
