@@ -109,6 +109,15 @@ def test_symm_with_its_accumulator(model_of: ModelOf, body: str, expected: str) 
     assert (statements, routine, formula, sizes) == ("S0, S1, S2, S3", "symm", expected, ("m", "n"))
 
 
+def test_symm_beside_another_update_of_c_in_a_later_nest(model_of: ModelOf) -> None:
+    later = "for (i = 0; i < m; i++)\n  for (j = 0; j < n; j++)\n    for (k = 0; k < i; k++)\n"
+    later += "      C[i][j] += C[k][j];\n"
+
+    routines = [idiom.ROUTINE for idiom in find_idioms(model_of(symm() + later, SYMM_DECLARED))]
+
+    assert routines == ["symm"]  # the later nest's update of C is not the SYMM's
+
+
 def test_symm_tail_is_the_last_accumulation(model_of: ModelOf) -> None:
     (idiom,) = find_idioms(model_of(symm(), SYMM_DECLARED))
 

@@ -549,12 +549,30 @@ RANK_K_FEATURES = [
 ]
 
 
+SQUARE_FEATURES = [
+    (
+        "a TRMM with its rows running up",
+        r"for \(i = 0; .*\n\s+for \(\w = .*\n\s+for .*\n\s+(\w)\[i\]\[j\] \+= \w\[\w\]\[\w\] \* \1\[k\]\[j\];",
+    ),
+    (
+        "a TRMM over k < i, rows running down",
+        r"i >= 0; i--\) \{\n(.*\n){2}\s+(\w)\[i\]\[j\] \+= \w\[\w\]\[\w\] \* \2\[k\]\[j\];",
+    ),
+    ("a TRMM with j innermost", r"for \(k = .*\n\s+for \(j = 0; .*\n\s+(\w)\[i\]\[j\] \+= .* \* \1\[k\]\[j\];"),
+    ("a SYMM over k < i", r"s = 0\.0;\n\s+for \(k = 0; k < i; k\+\+\)"),
+    ("a SYMM over k > i", r"s = 0\.0;\n\s+for \(k = i \+ 1; "),
+    ("a SYMM reading A[k][i]", r"s \+= \w\[k\]\[j\] \* \w\[k\]\[i\];"),
+    ("a SYMM with alpha and beta", r"(\w)\[i\]\[j\] = (0\.75|-1\.25) \* \1\[i\]\[j\] \+ (1\.5|-0\.5) \* "),
+]
+
+
 @pytest.mark.parametrize(
     ("family", "feature", "pattern"),
     [("pivots", *feature) for feature in PIVOT_FEATURES]
     + [("sweeps", *feature) for feature in SWEEP_FEATURES]
     + [("solves", *feature) for feature in SOLVE_FEATURES]
-    + [("rank_k", *feature) for feature in RANK_K_FEATURES],
+    + [("rank_k", *feature) for feature in RANK_K_FEATURES]
+    + [("square", *feature) for feature in SQUARE_FEATURES],
 )
 def test_a_family_covers(family: str, feature: str, pattern: str) -> None:
     assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), family)), feature
@@ -631,3 +649,18 @@ def test_rank_k_programs_reach_the_microkernel_on_a_triangle() -> None:
         assert not outcome.warnings, seed
         kernels += "of C only */" in outcome.text
     assert kernels >= 8
+
+
+def test_the_square_family_is_deterministic() -> None:
+    assert _regions(range(30), "square") == _regions(range(30), "square")
+
+
+def test_square_programs_reach_the_microkernel_as_symm_and_trmm() -> None:
+    options = options_from_arguments(["--blas=none", "--parallel-work=1"])
+    symm = trmm = 0
+    for seed in range(12):
+        outcome = optimize_text(generate(seed, "square").render(), f"square_{seed}.c", options)
+        assert not outcome.warnings, seed
+        symm += "symmetric (" in outcome.text
+        trmm += "in place */" in outcome.text
+    assert symm >= 5 and trmm >= 8  # 7 and 11 when written

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
+from polyopt.analysis.dependences import loop_paths
 from polyopt.analysis.idioms import shapes
 from polyopt.analysis.idioms.cblas import INDEX, SCRATCH, Call, CblasCode, Scratch, loop, matrix, trans, uplo
 from polyopt.analysis.idioms.idiom import Idiom, SquareOperand, Tail, half, transposed
@@ -215,7 +216,12 @@ def _symm_statements(model: PolyModel, final: Statement, updates: dict[str, Upda
     accumulate = only([u for u in updates.values() if u.target == Ref(t, ())])
     writers = [s for s in model.scop.statements if any(w.array == t for w in s.writes)]
     init = only([s for s in writers if accumulate is None or s.name != accumulate.name])
-    c_updates = [u for u in updates.values() if u.target.array == combination.target.array and u.name != final.name]
+    nest = loop_paths(model.scop.tree)  # the updates of C in other nests are not the SYMM's
+    c_updates = [
+        u
+        for u in updates.values()
+        if u.target.array == combination.target.array and u.name != final.name and nest[u.name][:2] == nest[final.name]
+    ]
     update = only([u for u in c_updates if len(u.target.indices) == 2 and u.target.indices[1] == c])
     if accumulate is None or update is None or init is None or zeroed(init) is None:
         return None

@@ -35,6 +35,9 @@ families, each at the edge of a rewrite's precondition:
 - column sums ``y[j] += A[i][j]`` (array-section reductions);
 - rank-k updates (SYRK, SYR2K) over a lower or upper triangle, with or without its diagonal, their
   operands transposed or not, small or around the microkernel's blocks (``rank_k``);
+- products with a square operand (``square``): an in-place TRMM ``B[i][j] += A[k][i] * B[k][j]`` over
+  a strict triangle, or a SYMM in PolyBench's form (an accumulator, ``A`` read in one triangle), their rows
+  in the order that reads the original values or, rarely, the other one;
 - loops bounded by size macros (``#define SZ0 0``): empty loops, and the large sizes below;
 - temporaries declared in a loop body (``double v0 = A[i] * 2; B[i] = v0 + ...;``) or an
   accumulator declared in an outer loop's body, stored at subscripts modulo or divided by a named
@@ -92,7 +95,7 @@ from polyopt.fuzz.generator.builder import Builder
 from polyopt.fuzz.generator.data_dependent import data_dependent
 from polyopt.fuzz.generator.declared import declared
 from polyopt.fuzz.generator.in_place import in_place
-from polyopt.fuzz.generator.library import library, rank_k, section
+from polyopt.fuzz.generator.library import library, rank_k, section, square
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
 from polyopt.fuzz.generator.mixed import mixed, pointer_nest
 from polyopt.fuzz.generator.pivots import pivot_updates
@@ -138,7 +141,13 @@ __all__ = [
 ]
 
 
-FAMILIES = ("pivots", "sweeps", "solves", "rank_k")  # the kinds of nest that ``generate`` can be restricted to
+FAMILIES = (
+    "pivots",
+    "sweeps",
+    "solves",
+    "rank_k",
+    "square",
+)  # the kinds of nest that ``generate`` can be restricted to
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -146,8 +155,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
     rng = builder.rng
     kinds = ("loops", "accumulator", "reduction", "stencil", "statement")
     kinds += ("in_place", "library", "mixed", "pointer", "section", "data_dependent", "declared", "pivots", "sweeps")
-    kinds += ("solves", "rank_k")
-    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5, 4, 3))[0]
+    kinds += ("solves", "rank_k", "square")
+    kind = family or rng.choices(kinds, weights=(50, 9, 10, 9, 7, 5, 6, 5, 2, 4, 7, 5, 6, 5, 4, 3, 3))[0]
     if kind == "accumulator":
         return [accumulator(builder)]
     if kind == "reduction":
@@ -180,6 +189,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return solves(builder)
     if kind == "rank_k":
         return rank_k(builder)
+    if kind == "square":
+        return square(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 

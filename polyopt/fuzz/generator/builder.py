@@ -67,6 +67,7 @@ class Builder:
         self.sizes: list[Size] = []
         self.spare = statements  # optional statements (imperfect nesting, siblings) stop when it runs out
         self.large = False  # a nest has large sizes already (at most one per program)
+        self.symm = False  # a SYMM accumulates in s already (a second one sharing it is no SYMM)
         self.pointer_reach = 0  # how far the pointer p may move from its start
         self.constants: list[Size] = []  # named constants of the declared family
 

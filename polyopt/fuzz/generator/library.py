@@ -209,3 +209,56 @@ def rank_k(builder: Builder) -> list[Node]:
     update = f"{target} = {target} + {terms};" if rng.random() < 0.3 else f"{target} += {terms};"
     order = rng.choice((("i", "j", "k"), ("i", "k", "j"), ("k", "i", "j")))
     return [perfect_nest([headers[v] for v in order], (Stmt(update),))]
+
+
+def square(builder: Builder) -> list[Node]:
+    """A product with a square operand ``A`` (M x M) into ``B`` or ``C`` (M x N): an in-place TRMM
+    ``B[i][j] += A[k][i] * B[k][j]`` (or ``A[i][k]``) over a strict triangle of ``i`` and ``k``, or a SYMM in
+    PolyBench's form (the accumulator ``s``, ``A`` read in its lower or upper triangle through ``A[i][k]``
+    or ``A[k][i]``, ``alpha`` and ``beta`` factors); the rows run in the order that reads the original
+    ``B`` (TRMM) or ``C`` (SYMM), and sometimes the other way (no idiom then); small, or (large) around the
+    microkernel's register and cache blocks."""
+    rng = builder.rng
+    large = not builder.large and rng.random() < LARGE_LIBRARY
+    builder.large = builder.large or large
+    if large:
+        m_size, n_size = builder.size(rng.choice((*MICRO_M, 255, 256, 257))), builder.size(rng.choice(MICRO_N))
+        m_text, n_text = m_size.name, n_size.name
+    else:
+        (m_text, _), (n_text, _) = _bounds(builder, 2)
+
+    def operand(columns: str, *, writable: bool, avoid: tuple[Array, ...] = ()) -> Array:
+        if large:
+            return builder.large_array("double", [m_size, m_size if columns == "m" else n_size], readonly=not writable)
+        return builder.pool_array(("double",), 2, writable=writable, avoid=avoid)
+
+    above, trmm = rng.random() < 0.5, builder.symm or rng.random() < 0.5
+    builder.symm = builder.symm or not trmm
+    # a TRMM reads rows k > i before they are updated when its rows run up, a SYMM updates rows k > i after
+    # their own combination when its rows run down; rarely the other order
+    ascending = (above == trmm) != (rng.random() < 0.1)
+    i_header = f"for (i = 0; i < {m_text}; i++)" if ascending else f"for (i = {m_text} - 1; i >= 0; i--)"
+    k_header = f"for (k = i + 1; k < {m_text}; k++)" if above else "for (k = 0; k < i; k++)"
+    j_header = f"for (j = 0; j < {n_text}; j++)"
+    a = operand("m", writable=False)
+    element = f"{a.name}[{rng.choice(('i][k', 'k][i'))}]"
+    if trmm:
+        b = operand("n", writable=True, avoid=(a,))
+        update = Stmt(f"{b.name}[i][j] += {element} * {b.name}[k][j];")
+        order = rng.choice(((i_header, j_header, k_header), (i_header, k_header, j_header)))
+        return [perfect_nest(list(order), (update,))]
+    b = operand("n", writable=False, avoid=(a,))
+    c = operand("n", writable=True, avoid=(a, b))
+    alpha, beta = rng.choice(("", "1.5 * ", "-0.5 * ")), rng.choice(("", "0.75 * ", "-1.25 * "))
+    body = (
+        Stmt("s = 0.0;"),
+        Loop(
+            k_header,
+            (
+                Stmt(f"{c.name}[k][j] += {alpha}{b.name}[i][j] * {element};"),
+                Stmt(f"s += {b.name}[k][j] * {element};"),
+            ),
+        ),
+        Stmt(f"{c.name}[i][j] = {beta}{c.name}[i][j] + {alpha}{b.name}[i][j] * {a.name}[i][i] + {alpha}s;"),
+    )
+    return [Loop(i_header, (Loop(j_header, body),))]
