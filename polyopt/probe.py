@@ -31,6 +31,7 @@ machine's thresholds) apply then.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import statistics
 import tempfile
@@ -212,13 +213,11 @@ def _optimized(folder: Path, name: str, machine: Machine) -> Path:
 
 
 def _built(folder: Path, machine: Machine, defines: list[str]) -> dict[str, Path]:
-    """Each variant of the timing program, optimized one after the other (polyopt forks), built at once."""
-    sources = {name: _optimized(folder, name, machine) for name in _VARIANTS}
-    with ThreadPoolExecutor(len(sources)) as pool:
-        builds = {
-            name: pool.submit(compile_c, source, folder / name, flags=CFLAGS, defines=defines)
-            for name, source in sources.items()
-        }
+    """Each variant of the timing program, optimized one after the other (polyopt forks), each built while
+    the next ones are optimized."""
+    build = functools.partial(compile_c, flags=CFLAGS, defines=defines)
+    with ThreadPoolExecutor(len(_VARIANTS)) as pool:
+        builds = {name: pool.submit(build, _optimized(folder, name, machine), folder / name) for name in _VARIANTS}
         return {name: build.result() for name, build in builds.items()}
 
 
