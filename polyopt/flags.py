@@ -119,13 +119,13 @@ FLAGS = (
     ),
     Flag(
         ("--blas",),
-        "BLAS idioms (GEMM, SYRK, SYR2K, TRMM, GEMV, GER) as CBLAS calls when their work reaches "
+        "BLAS idioms (GEMM, SYRK, SYR2K, TRMM, SYMM, GEMV, GER) as CBLAS calls when their work reaches "
         "the thresholds: auto uses them when gcc finds cblas.h; link the output with -lopenblas.",
         "blas",
         (
             (
                 "`--blas=auto\\|cblas\\|none`",
-                "compute recognized BLAS idioms (GEMM, GEMV, GER, SYRK, SYR2K, TRMM; see Library calls below) with "
+                "compute recognized BLAS idioms (GEMM, GEMV, GER, SYRK, SYR2K, TRMM, SYMM; see Library calls below) with "
                 "CBLAS when their work reaches a threshold (checked at run time, the optimized loops run otherwise). "
                 "`auto` (default) does it when gcc finds `cblas.h`, with thresholds measured by the "
                 "[probe](#the-probe); the output then starts with `#include <cblas.h>` and must be linked with "
@@ -140,16 +140,16 @@ FLAGS = (
         ("--microkernel/--no-microkernel",),
         "Compute GEMM idioms (C += alpha * op(A) * op(B)) with a register-blocked, packed microkernel "
         "sized for the target (vector width, registers, caches) where no CBLAS call is made: with --blas=none, "
-        "and below the BLAS threshold; SYRK and SYR2K too, on their triangle, from the target's "
-        "rank-k-microkernel work.",
+        "and below the BLAS threshold; SYMM and TRMM too, as GEMMs on blocks; SYRK and SYR2K on their triangle, "
+        "from the target's rank-k-microkernel work.",
         "microkernel",
         (
             (
                 "`--microkernel/--no-microkernel`",
                 "compute GEMM idioms with polyopt's register-blocked, packed microkernel (see Microkernel below) where "
                 "no CBLAS call is made: with `--blas=none` (the region is then cut around the idioms it computes), "
-                "and below the BLAS threshold; SYRK and SYR2K too, on their triangle, from the target's "
-                "`rank-k-microkernel` work; on by default, never with `--no-reassociate` or `--identity`",
+                "and below the BLAS threshold; SYMM and TRMM too, as GEMMs on blocks; SYRK and SYR2K on their "
+                "triangle, from the target's `rank-k-microkernel` work; on by default, never with `--no-reassociate` or `--identity`",
             ),
         ),
         default=True,
