@@ -125,9 +125,9 @@ FLAGS = (
         (
             (
                 "`--blas=auto\\|cblas\\|none`",
-                "compute recognized BLAS idioms (GEMM, GEMV, GER, SYRK, SYR2K, TRMM, SYMM; see Library calls below) with "
-                "CBLAS when their work reaches a threshold (checked at run time, the optimized loops run otherwise). "
-                "`auto` (default) does it when gcc finds `cblas.h`, with thresholds measured by the "
+                "compute recognized BLAS idioms (GEMM, GEMV, GER, SYRK, SYR2K, TRMM, SYMM; see Library calls below) "
+                "with CBLAS when their work reaches a threshold (checked at run time, the optimized loops run "
+                "otherwise). `auto` (default) does it when gcc finds `cblas.h`, with thresholds measured by the "
                 "[probe](#the-probe); the output then starts with `#include <cblas.h>` and must be linked with "
                 "`-lopenblas` (`--report` says so)",
             ),
@@ -149,7 +149,8 @@ FLAGS = (
                 "compute GEMM idioms with polyopt's register-blocked, packed microkernel (see Microkernel below) where "
                 "no CBLAS call is made: with `--blas=none` (the region is then cut around the idioms it computes), "
                 "and below the BLAS threshold; SYMM and TRMM too, as GEMMs on blocks; SYRK and SYR2K on their "
-                "triangle, from the target's `rank-k-microkernel` work; on by default, never with `--no-reassociate` or `--identity`",
+                "triangle, from the target's `rank-k-microkernel` work; on by default, never with "
+                "`--no-reassociate` or `--identity`",
             ),
         ),
         default=True,
