@@ -141,13 +141,8 @@ __all__ = [
 ]
 
 
-FAMILIES = (
-    "pivots",
-    "sweeps",
-    "solves",
-    "rank_k",
-    "square",
-)  # the kinds of nest that ``generate`` can be restricted to
+# the kinds of nest that ``generate`` can be restricted to
+FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square")
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
