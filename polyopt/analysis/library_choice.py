@@ -21,8 +21,8 @@ sizes n.  From them:
   (``C += Aᵀ A`` runs as fast on the microkernel: bench/RESULTS.md, 'Rank-k updates on the microkernel');
 - SYMM and TRMM from their own crossovers against what runs otherwise (the microkernel when it computes
   GEMMs, else the loops): the library's routines for them need not be as fast as its GEMM (on this
-  project's VM the microkernel beat the library's SYMM and TRMM by 20-40% where the GEMM call tied with it:
-  bench/RESULTS.md, 'SYMM and TRMM on the microkernel').
+  project's VM, at PolyBench's LARGE sizes, the library's GEMM took 1.13x the microkernel's time, its SYMM
+  1.21x and its TRMM 1.42x: bench/RESULTS.md, 'SYMM and TRMM on the microkernel').
 
 The crossover is the smallest measured n from which the call is faster at every larger measured
 n, by more than ``TIE`` (a near tie keeps polyopt's own code: the choice does not flip from one probe
