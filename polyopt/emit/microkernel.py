@@ -24,10 +24,11 @@ the rows of ``op(A)`` its columns need once per depth block.
 
 SYMM and TRMM are GEMMs on blocks too: SYMM packs its symmetric ``A`` from the triangle it reads and
 scales each chunk of ``C`` by ``beta`` first; TRMM (``B = op(A) * B`` in place, unit diagonal) adds the
-product of ``op(A)``'s strict triangle and ``B`` to ``B``, packs zeros outside it and skips the blocks
-that hold only zeros, and runs the depth blocks in the order that packs each block of rows of ``B``
-before any other block writes them (from the first when ``op(A)`` is upper triangular, from the last
-when lower), so that every row is read with its original values.
+product of ``op(A)``'s strict triangle and ``B`` to ``B``, packs zeros outside it, skips the blocks that
+hold only zeros and multiplies none of them (a register block runs the depths inside for all its rows in
+its vector loop, the others row by row: 0 * inf is NaN), and runs the depth blocks in the order that
+packs each block of rows of ``B`` before any other block writes them (from the first when ``op(A)`` is
+upper triangular, from the last when lower), so that every row is read with its original values.
 """
 
 from __future__ import annotations
