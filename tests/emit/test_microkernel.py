@@ -60,6 +60,13 @@ def test_serial_microkernel_has_no_openmp_pragma() -> None:
     assert "#pragma omp" not in print_c((_block(_gemm(), parallel_work=None),))
 
 
+def _gcc(source: Path, *output: str, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """gcc at -O3 for AVX-512 with OpenMP and every warning an error (and ``extra``) on ``source``; ``output``
+    says what to make (``-S``, ``-c``) and where."""
+    flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror", *extra]
+    return subprocess.run(["gcc", *flags, *output, str(source)], capture_output=True, text=True, timeout=120)
+
+
 def _program(block: CIf, element: str) -> str:
     helpers = "".join(f"#define {name}{HELPER_DEFINITIONS[name]}\n" for name in sorted(HELPER_DEFINITIONS))
     return (
@@ -73,8 +80,7 @@ def _program(block: CIf, element: str) -> str:
 def test_gcc_keeps_the_register_block_in_zmm_registers(tmp_path: Path, element: str, fma: str) -> None:
     source = tmp_path / "mk.c"
     source.write_text(_program(_block(_gemm(alpha="alpha")), element))
-    flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror"]
-    result = subprocess.run(["gcc", *flags, "-S", str(source), "-o", "-"], capture_output=True, text=True, timeout=120)
+    result = _gcc(source, "-S", "-o", "-")
 
     assert result.returncode == 0, result.stderr
     fmas = [line for line in result.stdout.splitlines() if fma in line and "%zmm" in line]
@@ -125,10 +131,7 @@ def test_gcc_compiles_the_triangle_without_warnings(tmp_path: Path, lower: bool,
     source = tmp_path / "mk.c"
     syr2k = Syr2k(("S1",), (), "C", "A", lower, trans, "alpha", "B", strict=strict)  # reads all three arrays
     source.write_text(_program(_rank_k_block(syr2k), "double"))
-    flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror"]
-    result = subprocess.run(
-        ["gcc", *flags, "-c", str(source), "-o", str(tmp_path / "mk.o")], capture_output=True, text=True, timeout=120
-    )
+    result = _gcc(source, "-c", "-o", str(tmp_path / "mk.o"))
 
     assert result.returncode == 0, result.stderr
 
@@ -173,8 +176,6 @@ def test_gcc_compiles_symm_and_trmm_without_warnings(tmp_path: Path, above: bool
     for index, block in enumerate(blocks):
         source = tmp_path / f"mk{index}.c"
         source.write_text(_program(block, "double"))  # K and one matrix are not used
-        flags = ["-O3", "-mavx512f", "-mfma", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
-        command = ["gcc", *flags, "-c", str(source), "-o", str(tmp_path / "mk.o")]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        result = _gcc(source, "-c", "-o", str(tmp_path / "mk.o"), extra=("-Wno-unused-parameter",))
 
         assert result.returncode == 0, result.stderr
