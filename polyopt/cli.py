@@ -185,6 +185,7 @@ def _options(flags: dict[str, Any]) -> Options:
             parallel=not flags["noparallel"],
             reassociate=not flags["no_reassociate"],
             expand=not flags["no_expand"],
+            as_written=not flags["no_as_written"],
             assume_dead=dead,
             blas=flags["blas"],
             microkernel=flags["microkernel"],

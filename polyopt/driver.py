@@ -42,6 +42,7 @@ from polyopt.frontend.scop import Scop
 from polyopt.marks import SECTION
 from polyopt.model import PolyModel, build_model, iterator_values
 from polyopt.options import Options
+from polyopt.passes.as_written import AS_WRITTEN
 from polyopt.passes.base import Decisions, Part, RegionContext
 from polyopt.passes.contraction import CONTRACTION
 from polyopt.passes.expansion import EXPANSION
@@ -332,7 +333,11 @@ def summary(options: Options, decisions: Decisions) -> str:
         return "original order (identity)"
     fusion, tiles = decisions.plan_of(FUSION), decisions.plan_of(TILING)
     places = decisions.plan_of(IN_PLACE)
-    parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
+    written = decisions.plan_of(AS_WRITTEN)
+    if written is not None and written.kept:
+        parts = ["as written (no transformed schedule predicted clearly faster)"]
+    else:
+        parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
     if tiles and tiles.bands:
         parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in tiles.bands))
     if tile_fusion := decisions.plan_of(TILE_FUSION):

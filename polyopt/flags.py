@@ -89,6 +89,22 @@ FLAGS = (
         kind=SWITCH,
     ),
     Flag(
+        ("--no-as-written",),
+        "Do not weigh each region's original order against its transformed schedule: always transform "
+        "(by default the region keeps its order, with the parallel and simd marks that pay, unless the "
+        "transformed schedule is predicted clearly faster).",
+        "as_written",
+        (
+            (
+                "`--no-as-written`",
+                "always use the transformed schedule; by default each region keeps its original order (with the "
+                "parallel and simd loops that pay) unless the cost model predicts the transformed schedule "
+                "clearly faster (see [The region as written](doc/cost-models.md))",
+            ),
+        ),
+        kind=SWITCH,
+    ),
+    Flag(
         ("--no-expand",),
         "Do not expand scalars (a scalar rewritten in every iteration otherwise gets one element per iteration) "
         "nor keep them in the array elements they are stored to.",

@@ -29,6 +29,8 @@ class Options:
     """All options of a run; ``polyopt.flags.FLAGS`` names the flags that set each field, with their help.
 
     ``identity``: regenerate each region in its original order with no transformation;
+    ``as_written``: weigh each region's original order (with the marks that pay) against its transformed
+    schedule and keep it unless that is predicted clearly faster (``polyopt.analysis.as_written``);
     ``fusion``: the fusion policy (``polyopt.transform.fusion``); ``parallel``: mark OpenMP parallel loops;
     ``reassociate``: run reductions in a new order or in parallel, which rounds floating-point sums
     differently; ``expand``: expand scalars that serialize loops and keep scalars in the elements they
@@ -50,6 +52,7 @@ class Options:
     """
 
     identity: bool = False
+    as_written: bool = True
     fusion: str = DEFAULT_FUSION
     parallel: bool = True
     reassociate: bool = True

@@ -42,6 +42,7 @@ from polyopt.frontend.regions import Region
 from polyopt.frontend.scop import Scop
 from polyopt.model import build_model
 from polyopt.options import Options
+from polyopt.passes.as_written import weighed
 from polyopt.passes.base import NO_DECISIONS, Decisions, Part, RegionContext, RegionPass, SchedulePass, isl_context
 from polyopt.passes.base import run_schedule_passes as run
 from polyopt.passes.contraction import CONTRACTION, contracted
@@ -123,6 +124,8 @@ def part(region: Region, scop: Scop, options: Options, setting: Setting, dead: f
     rewritten = ctx
     if not options.identity:
         ctx, schedule, decisions = transform(rewritten, rewrites)
+        if options.as_written:
+            ctx, schedule, decisions = weighed(rewritten, rewrites, (ctx, schedule, decisions))
     else:
         schedule, decisions = ctx.model.schedule, rewrites
 

@@ -57,6 +57,7 @@ class RegionReport:
     contractions: tuple[str, ...] = ()
     library: tuple[str, ...] = ()
     fusion_candidates: tuple[str, ...] = ()
+    as_written: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ def format_report(report: RegionReport) -> str:
     if report.fusion_candidates:
         lines.extend(_section("fusion candidates (cost model)", report.fusion_candidates))
     lines.append(f"  fusion: {report.fusion}")
+    if report.as_written:
+        lines.extend(_section("as written against transformed (cost model)", report.as_written))
     lines.extend(_section("schedule", report.schedule))
     lines.extend(_section("tiled bands", report.tiles))
     lines.extend(_section("parallel loops", report.parallel))

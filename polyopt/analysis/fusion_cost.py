@@ -3,7 +3,7 @@ seed 001 Alg. 1-2 (working sets against cache capacity), seed 002 (fusion and pa
 chosen together).
 
 Public: ``BandCost``, ``GroupCost``, ``group_cost``, ``instance_count``,
-``data_bytes``.
+``data_bytes``, ``box_size``.
 
 A group's schedule runs as a sequence of outermost bands (isl may distribute
 a group).  Each band executes its statement instances and streams every
@@ -120,7 +120,7 @@ def _band_cost(
 
 def instance_count(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
     """Instances of ``statements`` (the boxes of their domains at ``parameters``)."""
-    return sum(_box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in sorted(statements))
+    return sum(box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in sorted(statements))
 
 
 def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
@@ -130,10 +130,10 @@ def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping
         if ref.statement in statements and ref.relation.dim(isl.dim_type.out) > 0:
             elements = ref.relation.range()
             touched[ref.array] = touched[ref.array].union(elements) if ref.array in touched else elements
-    return ELEMENT_BYTES * sum(_box_size(isl_util.at_parameters(e, parameters)) for e in touched.values())
+    return ELEMENT_BYTES * sum(box_size(isl_util.at_parameters(e, parameters)) for e in touched.values())
 
 
-def _box_size(values: isl.Set) -> int:
+def box_size(values: isl.Set) -> int:
     """The number of points in the bounding box of ``values`` (1 per unknown dimension)."""
     if values.is_empty():
         return 0

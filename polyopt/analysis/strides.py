@@ -1,12 +1,14 @@
 """Strides of array accesses along schedule dimensions, and the intra-tile score.
 
-Public: ``SPATIAL``, ``TEMPORAL``, ``SCATTERED``, ``access_stride``,
-``DimensionScore``, ``intra_tile_score``.
+Public: ``SPATIAL``, ``TEMPORAL``, ``SCATTERED``, ``FORWARD``, ``BACKWARD``, ``access_stride``,
+``access_direction``, ``innermost_varying``, ``DimensionScore``, ``intra_tile_score``.
 
 The stride of an access along a schedule dimension is how its array element
 moves when that dimension advances by one and all others stay fixed:
 ``TEMPORAL`` (same element, stride 0), ``SPATIAL`` (next element of the last
-subscript, stride +-1) or ``SCATTERED`` (anything else).
+subscript, stride +-1) or ``SCATTERED`` (anything else).  ``access_direction`` tells
+a spatial walk ``FORWARD`` (+1) from ``BACKWARD`` (-1): a vector loop reads the second
+reversed, a permutation per vector.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 SPATIAL, TEMPORAL, SCATTERED = "spatial", "temporal", "scattered"
+FORWARD, BACKWARD = "forward", "backward"
 
 
 def _shift(dims: int, position: int, ctx: isl.Context) -> isl.Map:
@@ -55,21 +58,45 @@ def _classify(deltas: isl.Set) -> str:
     return SPATIAL if deltas.is_subset(unit) else SCATTERED
 
 
+def _deltas(schedule: isl.Map, access: isl.Map, position: int) -> isl.Set:
+    """How the element of ``access`` moves when schedule dimension ``position`` advances by one."""
+    at_time = schedule.reverse().apply_range(access)
+    shift = _shift(schedule.dim(isl.dim_type.out), position, access.get_ctx())
+    moved = at_time.reverse().apply_range(shift.align_params(at_time.get_space())).apply_range(at_time)
+    return moved.deltas()
+
+
 def access_stride(schedule: isl.Map, access: isl.Map, position: int) -> str:
     """Stride kind of one access along schedule dimension ``position``.
 
     ``schedule`` maps the statement's instances to schedule vectors and
     ``access`` maps them to the elements of one array reference.
     """
-    at_time = schedule.reverse().apply_range(access)
-    shift = _shift(schedule.dim(isl.dim_type.out), position, access.get_ctx())
-    moved = at_time.reverse().apply_range(shift.align_params(at_time.get_space())).apply_range(at_time)
-    deltas = moved.deltas()
+    deltas = _deltas(schedule, access, position)
     if deltas.is_empty() and access.dim(isl.dim_type.out) > 0:
         # No instance one step ahead: the dimension is constant here (stride 0),
         # or it advances in larger steps (a loop with a step: not contiguous).
         return SCATTERED if _varies(schedule, position) else TEMPORAL
     return _classify(deltas)
+
+
+def access_direction(schedule: isl.Map, access: isl.Map, position: int) -> str:
+    """``access_stride``, with a spatial walk told ``FORWARD`` or ``BACKWARD`` (the last subscript
+    moves by -1 somewhere)."""
+    kind = access_stride(schedule, access, position)
+    if kind != SPATIAL:
+        return kind
+    deltas = _deltas(schedule, access, position)
+    rank = deltas.dim(isl.dim_type.set)
+    back = _fixed(deltas.get_space(), [0] * (rank - 1) + [-1])
+    return FORWARD if deltas.intersect(back).is_empty() else BACKWARD
+
+
+def innermost_varying(schedule: isl.Map) -> int | None:
+    """The last schedule dimension that takes more than one value for the statement (its innermost
+    loop), None when it runs once."""
+    rank = schedule.dim(isl.dim_type.out)
+    return next((position for position in reversed(range(rank)) if _varies(schedule, position)), None)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,212 @@
+"""The region as written, weighed against its transformed schedule: do no harm.
+
+Public: ``AS_WRITTEN_MARGIN``, ``StatementCost``, ``ScheduleScore``, ``AsWrittenChoice``, ``score_schedule``,
+``keeps_reuse``, ``choose_as_written``.
+
+gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
+vectorizes, and their data stay in cache.  A transformed schedule is then worth its code only when it is
+predicted faster by a clear margin (``AS_WRITTEN_MARGIN``); otherwise the region keeps its original order
+with the simd and parallel marks that pay.
+
+``score_schedule`` predicts the cycles of a marked schedule (after the loop stage) as gcc compiles it.
+Each statement runs its instances at the parameter values (one call of the region: nothing outside it
+amortizes thread starts) at a cost per instance set by its innermost loop:
+
+- a simd loop costs ``(1 + forward + 2·backward) / lanes + scattered`` (a backward walk permutes each
+  vector, a scattered access gathers element by element);
+- a scalar loop costs ``1 + forward + backward + 2·scattered`` (a scattered access touches a line per element);
+
+with ``forward``, ``backward`` and ``scattered`` the statement's accesses of each stride kind along that
+loop (``polyopt.analysis.strides``; a temporal access stays in a register), and ``lanes`` the elements of
+one vector.  A statement under a parallel loop divides its cost by the threads that loop really keeps busy:
+the cores when the loop's work per start reaches the ``if`` clause's threshold and it has iterations for
+them, else one.
+
+Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
+(``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
+iteration of each outermost loop touches no more lines than a cache keeps, and a region of several nests
+touches no more data than L2 holds (so fusing them saves no traffic).  Elsewhere tiling and fusion capture
+reuse that the order as written loses, and the transformed schedule is kept.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import islpy as isl
+
+from polyopt import isl_util
+from polyopt.analysis.footprint import ELEMENT_BYTES, iteration_bytes
+from polyopt.analysis.fusion_cost import box_size, data_bytes, instance_count
+from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, access_direction, innermost_varying
+from polyopt.analysis.tile_facts import resident_level
+from polyopt.machine import Machine
+from polyopt.marks import PARALLEL_MARK, SIMD_MARK
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import band_nodes, band_statements, member_map, outermost_bands, parent_mark
+
+AS_WRITTEN_MARGIN = 1.25  # a transformed schedule must be predicted this many times faster
+
+
+@dataclass(frozen=True)
+class StatementCost:
+    """One statement under a schedule: its instances, whether its innermost loop is a simd loop, the
+    stride kind of each access along that loop, and the threads its parallel loop keeps busy."""
+
+    statement: str
+    instances: int
+    simd: bool
+    strides: tuple[str, ...]
+    threads: float
+
+    def per_instance(self, lanes: int) -> float:
+        forward, backward = self.strides.count(FORWARD), self.strides.count(BACKWARD)
+        scattered = self.strides.count(SCATTERED)
+        if self.simd:
+            return (1 + forward + 2 * backward) / lanes + scattered
+        return 1 + forward + backward + 2 * scattered
+
+    def cycles(self, lanes: int) -> float:
+        return self.instances * self.per_instance(lanes) / self.threads
+
+    def describe(self) -> str:
+        loop = "simd" if self.simd else "scalar"
+        walks = ", ".join(f"{self.strides.count(kind)} {kind}" for kind in (FORWARD, BACKWARD, SCATTERED))
+        threads = f", {self.threads:g} threads" if self.threads > 1 else ""
+        return f"{self.statement}: {loop} inner loop ({walks}){threads}"
+
+
+@dataclass(frozen=True)
+class ScheduleScore:
+    """The predicted cycles of one schedule, statement by statement."""
+
+    statements: tuple[StatementCost, ...]
+    lanes: int
+
+    @property
+    def cycles(self) -> float:
+        return sum(statement.cycles(self.lanes) for statement in self.statements)
+
+    def describe(self) -> str:
+        return f"{self.cycles:.3g} cycles (" + "; ".join(s.describe() for s in self.statements) + ")"
+
+
+@dataclass(frozen=True)
+class AsWrittenChoice:
+    """Whether the region keeps its original order (``kept``), the two scores and why."""
+
+    kept: bool
+    written: ScheduleScore | None
+    transformed: ScheduleScore | None
+    reason: str
+    candidates: tuple[str, ...] = ()  # the fusion candidates the transformed schedule was chosen from
+
+    def lines(self) -> tuple[str, ...]:
+        verdict = "the order as written" if self.kept else "the transformed schedule"
+        lines = [f"chosen: {verdict}; {self.reason}"]
+        if self.written is not None:
+            lines.append(f"as written: {self.written.describe()}")
+        if self.transformed is not None:
+            lines.append(f"transformed: {self.transformed.describe()}")
+        return tuple(lines)
+
+
+def _fixed_parameters(model: PolyModel, parameters: Mapping[str, int]) -> isl.Set:
+    return isl_util.at_parameters(isl.Set.universe(model.param_space()), parameters)
+
+
+def _marked(schedule: isl.Schedule, kind: str) -> list[isl.ScheduleNode]:
+    return [band for _, band in band_nodes(schedule) if (mark := parent_mark(band)) and mark.kind == kind]
+
+
+def _values(relation: isl.UnionMap, domain: isl.UnionSet) -> isl.Set | None:
+    """The values ``relation`` takes on ``domain``, as one set (None when it has none)."""
+    values = relation.intersect_domain(domain).range()
+    if values.is_empty():
+        return None
+    return isl.Set.from_union_set(isl_util.coalesced(values))
+
+
+def _threads(
+    band: isl.ScheduleNode, model: PolyModel, machine: Machine, parameters: Mapping[str, int], work: int
+) -> float:
+    """The threads the parallel loop of ``band`` (its first member) keeps busy at ``parameters``: the
+    cores when each start of the loop runs at least ``work`` instances and it has iterations for them."""
+    domain = band.get_domain().intersect_params(_fixed_parameters(model, parameters))
+    trips = _values(member_map(band, 0), domain)
+    trip = isl_util.value_at(isl_util.extent(trips, 0), parameters) if trips is not None else None
+    if not trip or trip < 2:
+        return 1.0
+    starts = _values(band.get_prefix_schedule_union_map(), domain)
+    entries = box_size(starts) if starts is not None else 1
+    instances = instance_count(model, frozenset(band_statements(band)), parameters)
+    if instances < work * max(1, entries):
+        return 1.0
+    return trip / math.ceil(trip / machine.cores)
+
+
+def score_schedule(
+    model: PolyModel, schedule: isl.Schedule, machine: Machine, parameters: Mapping[str, int]
+) -> ScheduleScore:
+    """The predicted cycles of the marked ``schedule`` of ``model`` (module docstring)."""
+    simd = {name for band in _marked(schedule, SIMD_MARK) for name in band_statements(band)}
+    threads: dict[str, float] = {}
+    for band in _marked(schedule, PARALLEL_MARK):
+        mark = parent_mark(band)
+        busy = _threads(band, model, machine, parameters, (mark.work if mark else 0) or machine.parallel_work)
+        for name in band_statements(band):
+            threads[name] = max(threads.get(name, 1.0), busy)
+    flat = schedule.get_map()
+    costs = []
+    for name in sorted(model.domains):
+        timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
+        if timing.is_empty():
+            continue
+        timing_map = isl.Map.from_union_map(timing)
+        inner = innermost_varying(timing_map)
+        accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
+        strides = tuple(access_direction(timing_map, r.relation, inner) for r in accesses) if inner is not None else ()
+        instances = instance_count(model, frozenset({name}), parameters)
+        costs.append(StatementCost(name, instances, name in simd, strides, threads.get(name, 1.0)))
+    return ScheduleScore(tuple(costs), max(1, machine.simd_bytes // ELEMENT_BYTES))
+
+
+def keeps_reuse(
+    model: PolyModel, written: ScheduleScore, machine: Machine, parameters: Mapping[str, int]
+) -> str | None:
+    """Why the original order of ``model`` (scored ``written``) loses reuse that tiling or fusion would keep
+    in cache, or None when it keeps it (module docstring).  Inner loops that walk across lines reuse each
+    line in the next outer iteration only while it stays in L1 (``resident_level``)."""
+    bands = outermost_bands(model.schedule)
+    streams = not any(SCATTERED in statement.strides for statement in written.statements)
+    for band in bands:
+        touched = iteration_bytes(model, band, 0, parameters, machine.line)
+        if touched is None:
+            return "the data one iteration of an outer loop touches are not known"
+        if resident_level(machine, touched, streams) is None:
+            return f"one iteration of an outer loop touches {touched // 1024} KiB of lines, more than a cache keeps"
+    if len(bands) > 1:
+        data = data_bytes(model, frozenset(model.domains), parameters)
+        if data > machine.l2:
+            l2 = machine.l2 // 1024
+            return f"its nests touch {data // 1024} KiB, more than L2 ({l2} KiB): fusion may save traffic"
+    return None
+
+
+def choose_as_written(written: ScheduleScore, transformed: ScheduleScore, lost_reuse: str | None) -> AsWrittenChoice:
+    """Keep the order as written unless it loses reuse (``keeps_reuse``) or the transformed schedule is
+    predicted ``AS_WRITTEN_MARGIN`` times faster."""
+    if lost_reuse is not None:
+        return AsWrittenChoice(False, written, transformed, f"the original order loses reuse: {lost_reuse}")
+    ratio = written.cycles / transformed.cycles if transformed.cycles else math.inf
+    if ratio >= AS_WRITTEN_MARGIN:
+        reason = f"the transformed schedule is predicted {ratio:.3g}x faster"
+        return AsWrittenChoice(False, written, transformed, reason)
+    return AsWrittenChoice(
+        True,
+        written,
+        transformed,
+        f"the transformed schedule is predicted {ratio:.3g}x as fast, below the margin {AS_WRITTEN_MARGIN:g}x",
+    )

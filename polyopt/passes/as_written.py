@@ -1,0 +1,82 @@
+"""The region as written as a candidate (``polyopt.analysis.as_written``): its original order with the
+parallel and simd marks that pay, kept unless the transformed schedule is predicted clearly faster.
+
+A simd mark pays in the order as written only with a reduction clause or inside a parallel loop: gcc
+vectorizes a loop that carries no dependence by itself (with its own choice of vector length and
+epilogue), but never reorders a floating-point reduction, and in the body of a parallel loop it reaches
+the arrays through the threads' private copies and shared pointers, whose independence it cannot prove.
+The score counts every legal simd loop as vectorized.
+
+Public: ``AS_WRITTEN``, ``weighed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import islpy as isl
+
+from polyopt.analysis.as_written import AsWrittenChoice, choose_as_written, keeps_reuse, score_schedule
+from polyopt.analysis.vector_loops import VectorLoop
+from polyopt.passes.base import Decisions, RegionContext, run_schedule_passes
+from polyopt.passes.fusion import FUSION
+from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.vector import VECTOR
+from polyopt.report import Section
+from polyopt.schedule_tree import band_statements, node_at
+from polyopt.transform.vector import VectorPlan
+
+Candidate = tuple[RegionContext, isl.Schedule, Decisions]
+
+
+class AsWrittenPass:
+    """Reports the choice between the order as written and the transformed schedule."""
+
+    name = "as_written"
+
+    def report(self, plan: AsWrittenChoice) -> list[Section]:
+        return [Section("as_written", plan.lines()), Section("fusion_candidates", plan.candidates)]
+
+
+AS_WRITTEN = AsWrittenPass()
+
+
+def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
+    """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
+    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
+    ``transformed`` itself when it runs the original order."""
+    ctx, schedule, decisions = transformed
+    if _same_order(schedule, written.model.schedule):
+        return transformed
+    parallel, marks = run_schedule_passes(written, written.model.schedule, (PARALLEL,), earlier)
+    vector = VECTOR.plan(written, parallel, marks)
+    threaded = {name for loop in plan.loops for name in loop.statements} if (plan := marks.plan_of(PARALLEL)) else set()
+    paying = VectorPlan(
+        tuple(replace(loop, simd=loop.simd and _pays(written, parallel, loop, threaded)) for loop in vector.loops)
+    )
+    original = VECTOR.apply(written, parallel, paying)
+    marks = marks.then(VECTOR, paying)
+    machine, parameters = written.machine, written.parameters
+    score = score_schedule(written.model, VECTOR.apply(written, parallel, vector), machine, parameters)
+    choice = choose_as_written(
+        score,
+        score_schedule(ctx.model, schedule, machine, parameters),
+        keeps_reuse(written.model, score, machine, parameters),
+    )
+    if choice.kept:
+        fusion = decisions.plan_of(FUSION)
+        candidates = fusion.plan.candidates if fusion is not None else ()
+        return written, original, marks.then(AS_WRITTEN, replace(choice, candidates=candidates))
+    return ctx, schedule, decisions.then(AS_WRITTEN, choice)
+
+
+def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded: set[str]) -> bool:
+    """Whether the simd mark of ``loop`` pays in the order as written (module docstring)."""
+    return bool(loop.reductions) or bool(band_statements(node_at(schedule, loop.path)) & threaded)
+
+
+def _same_order(first: isl.Schedule, second: isl.Schedule) -> bool:
+    """Whether the two schedules run the instances in the same order."""
+    one = first.get_map().intersect_domain(first.get_domain())
+    other = second.get_map().intersect_domain(second.get_domain())
+    return one.lex_lt_union_map(one).is_equal(other.lex_lt_union_map(other))
