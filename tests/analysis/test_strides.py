@@ -9,7 +9,18 @@ import islpy as isl
 import pytest
 
 from polyopt.analysis.dependences import carried_by, compute_dependences
-from polyopt.analysis.strides import SCATTERED, SPATIAL, TEMPORAL, DimensionScore, access_stride, intra_tile_score
+from polyopt.analysis.strides import (
+    BACKWARD,
+    FORWARD,
+    SCATTERED,
+    SPATIAL,
+    TEMPORAL,
+    DimensionScore,
+    access_direction,
+    access_stride,
+    innermost_varying,
+    intra_tile_score,
+)
 from polyopt.model import PolyModel
 
 ModelOf = Callable[[str], PolyModel]
@@ -121,3 +132,22 @@ def test_intra_tile_score_reproduces_table_4_4_for_matmul(model_of: ModelOf, inn
 
     assert result == TABLE_4_4[innermost]
     assert result.score == {"i": -44, "j": 18, "k": -6}[innermost]
+
+
+@pytest.mark.parametrize(
+    ("access", "expected"),
+    [
+        pytest.param("{ S[i, j] -> A[i, j] }", FORWARD, id="forward"),
+        pytest.param("[n] -> { S[i, j] -> A[i, n - j] }", BACKWARD, id="backward"),
+        pytest.param("{ S[i, j] -> A[i] }", TEMPORAL, id="temporal"),
+        pytest.param("{ S[i, j] -> A[j, i] }", SCATTERED, id="scattered"),
+    ],
+)
+def test_access_direction_tells_a_backward_walk(access: str, expected: str) -> None:
+    schedule = isl.Map(IDENTITY_2D)
+    assert access_direction(schedule, isl.Map(access).align_params(schedule.get_space()), 1) == expected
+
+
+def test_innermost_varying_skips_constant_dimensions() -> None:
+    assert innermost_varying(isl.Map("[n] -> { S[i, j] -> [0, i, 1, j, 0] : 0 <= i, j < n }")) == 3
+    assert innermost_varying(isl.Map("{ S[] -> [0, 2] }")) is None

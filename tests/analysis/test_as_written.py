@@ -1,0 +1,95 @@
+"""Tests for ``polyopt.analysis.as_written``: the score of a schedule as gcc compiles it, and the choice
+between the order as written and the transformed schedule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import islpy as isl
+import pytest
+
+from polyopt.analysis.as_written import (
+    AS_WRITTEN_MARGIN,
+    ScheduleScore,
+    StatementCost,
+    choose_as_written,
+    keeps_reuse,
+    score_schedule,
+)
+from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL
+from polyopt.machine import Machine
+from polyopt.model import PolyModel
+
+ModelOf = Callable[[str], PolyModel]
+MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+LANES = 8
+
+
+def _score(speed: float) -> ScheduleScore:
+    """A schedule of one statement that runs ``speed`` times as fast as ``_score(1.0)``."""
+    return ScheduleScore((StatementCost("S0", 1000, False, (), speed),), LANES)
+
+
+def test_a_backward_walk_costs_more_than_a_forward_one() -> None:
+    forward = StatementCost("S0", 100, True, (FORWARD, FORWARD, TEMPORAL), 1.0)
+    backward = StatementCost("S0", 100, True, (BACKWARD, BACKWARD, TEMPORAL), 1.0)
+    assert forward.per_instance(LANES) == pytest.approx(3 / LANES)
+    assert backward.per_instance(LANES) == pytest.approx(5 / LANES)
+
+
+def test_a_scalar_loop_costs_more_than_a_simd_loop_and_a_scattered_access_most() -> None:
+    simd = StatementCost("S0", 100, True, (FORWARD,), 1.0)
+    scalar = StatementCost("S0", 100, False, (FORWARD,), 1.0)
+    scattered = StatementCost("S0", 100, False, (SCATTERED,), 1.0)
+    assert simd.per_instance(LANES) < scalar.per_instance(LANES) < scattered.per_instance(LANES)
+
+
+def test_threads_divide_the_cycles() -> None:
+    one = StatementCost("S0", 100, True, (FORWARD,), 1.0)
+    two = StatementCost("S0", 100, True, (FORWARD,), 2.0)
+    assert two.cycles(LANES) == pytest.approx(one.cycles(LANES) / 2)
+
+
+def test_the_order_as_written_is_kept_unless_the_transformed_schedule_wins_by_the_margin() -> None:
+    written = _score(1.0)
+    assert choose_as_written(written, _score(1.0), None).kept
+    assert choose_as_written(written, _score(AS_WRITTEN_MARGIN * 0.99), None).kept
+    assert not choose_as_written(written, _score(AS_WRITTEN_MARGIN * 1.01), None).kept
+
+
+def test_the_transformed_schedule_is_kept_where_the_order_as_written_loses_reuse() -> None:
+    choice = choose_as_written(_score(1.0), _score(2.0), "one iteration touches too much")
+    assert not choice.kept
+    assert "loses reuse" in choice.reason
+
+
+DIAGONAL = "for (i = 1; i < 256; i++)\n  for (j = 1; j < 256; j++)\n    a[i][j] = a[i - 1][j - 1] + b[i][j];\n"
+
+
+def test_score_of_the_order_as_written_and_of_a_skewed_order(model_of: ModelOf) -> None:
+    model = model_of(DIAGONAL, "float a[256][256], b[256][256];\n")
+    written = score_schedule(model, model.schedule, MACHINE, {})
+    (statement,) = written.statements
+    assert statement.strides.count(FORWARD) == 3 and not statement.simd
+    skewed = isl.Schedule.from_domain(isl.UnionSet.from_set(model.domains["S0"])).insert_partial_schedule(
+        isl.MultiUnionPwAff("[{ S0[i, j] -> [(i - j)] }, { S0[i, j] -> [(i)] }]")
+    )
+    (walked,) = score_schedule(model, skewed, MACHINE, {}).statements
+    assert walked.strides.count(BACKWARD) == 0 and walked.strides.count(FORWARD) == 0
+    assert walked.strides.count(SCATTERED) == 3
+
+
+def test_an_outer_iteration_that_fits_in_cache_keeps_its_reuse(model_of: ModelOf) -> None:
+    model = model_of(DIAGONAL, "float a[256][256], b[256][256];\n")
+    written = score_schedule(model, model.schedule, MACHINE, {})
+    assert keeps_reuse(model, written, MACHINE, {}) is None
+
+
+def test_a_matrix_product_loses_reuse_in_the_order_as_written(model_of: ModelOf) -> None:
+    body = (
+        "for (i = 0; i < 2000; i++)\n  for (j = 0; j < 2000; j++)\n    for (k = 0; k < 2000; k++)\n"
+        "      c[i][j] += a[i][k] * b[k][j];\n"
+    )
+    model = model_of(body, "double a[2000][2000], b[2000][2000], c[2000][2000];\n")
+    written = score_schedule(model, model.schedule, MACHINE, {})
+    assert keeps_reuse(model, written, MACHINE, {}) is not None
