@@ -99,7 +99,7 @@ FLAGS = (
                 "`--no-as-written`",
                 "always use the transformed schedule; by default each region keeps its original order (with the "
                 "parallel and simd loops that pay) unless the cost model predicts the transformed schedule "
-                "clearly faster (see [The region as written](doc/cost-models.md))",
+                "clearly faster (see [The region as written](#the-region-as-written))",
             ),
         ),
         kind=SWITCH,
