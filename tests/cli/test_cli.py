@@ -115,7 +115,7 @@ BAD_INPUT_TABLE = [
     pytest.param(
         "pragma_in_region.c",
         0,
-        f"pragma_in_region.c:6:1: {WARNING}'#pragma' inside the region",
+        f"pragma_in_region.c:6:1: {WARNING}'#pragma omp parallel' inside the region",
         True,
     ),
     pytest.param(
