@@ -168,7 +168,8 @@ def _region_body(region: Region, text: str, gcc_accepts: Callable[[], bool | Non
     except RegionSyntaxError as error:
         if not gcc_accepts():
             raise
-        unreadable = UnsupportedRegion(f"polyopt cannot read it ({error.message}); gcc accepts the file", error.location)
+        reason = f"polyopt cannot read it ({error.message}); gcc accepts the file"
+        unreadable = UnsupportedRegion(reason, error.location)
         return RegionOutcome(region, None, None, (unreadable.warning(),))
 
 

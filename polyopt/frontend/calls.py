@@ -1,6 +1,7 @@
 """Summaries of called functions: what a call statement reads and writes, from its callee's body.
 
-Public: ``Callee``, ``find_callee``, ``math_call``, ``unknown_builtin``.  A callee is summarized when its definition is in the file and
+Public: ``Callee``, ``find_callee``, ``math_call``, ``unknown_builtin``.  A callee is summarized when its
+definition is in the file and
 its body is straight-line code: declarations of local scalars, assignments and ``++``/``--`` as
 statements, and a last ``return``.  It may read and write the elements of its array (pointer)
 parameters, with subscripts in its parameters and constants; it reads its scalar parameters (passed by
