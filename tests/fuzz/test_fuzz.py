@@ -683,9 +683,7 @@ def test_the_gnu_family_splits_regions_and_declares_aligned_arrays() -> None:
     assert all("__attribute__((aligned(16)));" in text for text in texts)
 
 
-TWO_REGIONS = SMALL.replace(
-    "#pragma scop\n", "#pragma scop\n  A[0] = ({ A[0]; });\n#pragma endscop\n#pragma scop\n"
-)
+TWO_REGIONS = SMALL.replace("#pragma scop\n", "#pragma scop\n  A[0] = ({ A[0]; });\n#pragma endscop\n#pragma scop\n")
 
 
 def test_a_declined_region_beside_an_optimized_one_passes_when_it_is_kept_as_written(
