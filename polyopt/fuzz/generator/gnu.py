@@ -61,5 +61,5 @@ def gnu(builder: Builder, top_level_nest: Callable[[Builder, str], list[Node]]) 
     if nodes and isinstance(nodes[0], Loop) and rng.random() < 0.1:
         nodes.insert(0, Stmt("#pragma GCC ivdep"))
     if rng.random() < 0.05:
-        nodes.insert(0, Stmt("double *__restrict__ gnu_p = &s;"))
+        nodes.insert(0, Stmt("{ double *__restrict__ gnu_p = &s; (void)gnu_p; }"))
     return [Stmt(REGION_BREAK), *nodes] if rng.random() < 0.6 else nodes
