@@ -1,6 +1,6 @@
 """Diagnostics: the exception hierarchy and compiler-style messages.
 
-Public: ``Location``, ``PolyoptError``, ``InputError``, ``UnsupportedRegion``,
+Public: ``Location``, ``PolyoptError``, ``InputError``, ``RegionSyntaxError``, ``UnsupportedRegion``,
 ``IllegalTransform``, ``OutputError``, ``format_message``, ``EXIT_ERROR``.
 Exit codes: 0 success (warnings allowed), 1 an error in the input or output
 file, 2 a usage error reported by the command line parser.
@@ -49,6 +49,10 @@ class PolyoptError(Exception):
 
 class InputError(PolyoptError):
     """The input cannot be read or is not valid C: polyopt stops with exit 1."""
+
+
+class RegionSyntaxError(InputError):
+    """A region's text does not parse: an input error when gcc rejects the file too, else the region is kept."""
 
 
 class OutputError(PolyoptError):

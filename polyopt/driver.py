@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 
 import islpy as isl
 from pycparser import c_ast
@@ -19,7 +19,7 @@ from polyopt import isl_util
 from polyopt.analysis.dependences import Dependences, carrying_loops
 from polyopt.analysis.library_choice import LibraryChoice, ProbeNeeded
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
-from polyopt.diagnostics import Location, UnsupportedRegion, format_message
+from polyopt.diagnostics import Location, RegionSyntaxError, UnsupportedRegion, format_message
 from polyopt.emit.blas import library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -29,11 +29,13 @@ from polyopt.frontend.constants import constant_probes, named_constants
 from polyopt.frontend.cparse import parse_region
 from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import check_parameter_macros, extract_scop, region_identifiers
+from polyopt.frontend.gnu import readable
 from polyopt.frontend.liveness import live_after
 from polyopt.frontend.params import (
     DEFAULT_PARAMETER_VALUE,
     ParameterValue,
     Preprocessed,
+    gcc_accepts,
     parameter_values,
     preprocess,
 )
@@ -109,18 +111,22 @@ def optimize_file(
 ) -> FileOutcome:
     """Optimize every region of ``text`` by ``optimize_scop``; raise ``InputError`` on invalid input.  When
     ``options.library`` waits for the probe, the first region with a BLAS idiom runs ``probe`` here (outside
-    the regions' time budget) for the choice of that region and the next ones (without ``probe``: the machine's)."""
+    the regions' time budget) for the choice of that region and the next ones (without ``probe``: the machine's).
+    The frontend reads the file with its GNU spellings of plain meaning rewritten (``polyopt.frontend.gnu``); gcc
+    and the splice see it as written."""
     options.validate()
-    regions = find_regions(text, filename)
+    plain = readable(text)
+    regions = find_regions(plain, filename)
     if regions:
         library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
-    bodies = [_region_body(region, text) for region in regions]
+    accepted = cache(partial(gcc_accepts, text, filename, options.cpp_flags))
+    bodies = [_region_body(region, plain, accepted) for region in regions]
     identifiers = [region_identifiers(body) if isinstance(body, c_ast.Compound) else frozenset() for body in bodies]
-    probes = constant_probes(text, sorted(frozenset().union(*identifiers)))
+    probes = constant_probes(plain, sorted(frozenset().union(*identifiers)))
     preprocessed = preprocess(text, filename, probes, options.cpp_flags) if probes else Preprocessed({}, {})
     scops = [
-        _region_scop(region, text, body, named_constants(text, region, names, preprocessed))
+        _region_scop(region, plain, body, named_constants(plain, region, names, preprocessed))
         if isinstance(body, c_ast.Compound)
         else body
         for region, body, names in zip(regions, bodies, identifiers, strict=True)
@@ -153,12 +159,19 @@ def _iterator_prefix(text: str) -> str:
     return "polyopt_iterator_"
 
 
-def _region_body(region: Region, text: str) -> c_ast.Compound | RegionOutcome:
-    """The region parsed, or the outcome that keeps it as written."""
+def _region_body(region: Region, text: str, gcc_accepts: Callable[[], bool | None]) -> c_ast.Compound | RegionOutcome:
+    """The region parsed, or the outcome that keeps it as written: outside the model, or not readable by polyopt
+    although gcc accepts the file (a syntax error stops polyopt when gcc rejects the file or cannot tell)."""
     try:
         return parse_region(region, text)
     except UnsupportedRegion as unsupported:
         return RegionOutcome(region, None, None, (unsupported.warning(),))
+    except RegionSyntaxError as error:
+        if not gcc_accepts():
+            raise
+        reason = f"polyopt cannot read it ({error.message}); gcc accepts the file"
+        unreadable = UnsupportedRegion(reason, error.location)
+        return RegionOutcome(region, None, None, (unreadable.warning(),))
 
 
 def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int]) -> Scop | RegionOutcome:

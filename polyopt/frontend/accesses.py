@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
-from polyopt.frontend.calls import Callee, find_callee
+from polyopt.frontend.calls import Callee, find_callee, unknown_builtin
 from polyopt.frontend.extract_state import Context, ExtractorState, node_location
 from polyopt.frontend.locals import member_name, members_overlap, renamed
 from polyopt.frontend.scop import Access, Statement, StmtRef, Subscript, Unknown
@@ -53,6 +53,8 @@ class Accesses(ExtractorState):
     def call(self, node: c_ast.FuncCall, ctx: Context) -> StmtRef:
         """A call statement, with the accesses of its callee's summary (``polyopt.frontend.calls``)."""
         name = _call_name(node)
+        if unknown_builtin(name):
+            raise self.fail(f"call to GCC builtin '{name}', which is not a pure math function", node)
         callee: Callee | str = "it is not a named function"
         if isinstance(node.name, c_ast.ID):
             callee = find_callee(self.file_text, name, self.fallback.file)
@@ -135,6 +137,8 @@ class Accesses(ExtractorState):
             name = _call_name(node)
             if name in _SIDE_EFFECT_CALLS or not isinstance(node.name, c_ast.ID):
                 raise self.fail(f"call to '{name}' may have side effects", node)
+            if unknown_builtin(name):
+                raise self.fail(f"call to GCC builtin '{name}', which is not a pure math function", node)
             for arg in node.args.exprs if node.args is not None else []:
                 self.collect(arg, ctx, reads, writes)
         elif isinstance(node, (c_ast.BinaryOp, c_ast.TernaryOp, c_ast.Cast, c_ast.ExprList)):

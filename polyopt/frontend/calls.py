@@ -1,6 +1,7 @@
 """Summaries of called functions: what a call statement reads and writes, from its callee's body.
 
-Public: ``Callee``, ``find_callee``.  A callee is summarized when its definition is in the file and
+Public: ``Callee``, ``find_callee``, ``math_call``, ``unknown_builtin``.  A callee is summarized when its
+definition is in the file and
 its body is straight-line code: declarations of local scalars, assignments and ``++``/``--`` as
 statements, and a last ``return``.  It may read and write the elements of its array (pointer)
 parameters, with subscripts in its parameters and constants; it reads its scalar parameters (passed by
@@ -26,6 +27,18 @@ _MATH_CALLS = {
     *("fabs", "abs", "labs", "floor", "ceil", "round", "trunc", "fmod", "fmin", "fmax", "fma", "copysign"),
 }
 _MATH_CALLS |= {f"{name}f" for name in _MATH_CALLS}
+_BUILTIN = "__builtin_"
+_BUILTIN_CONSTANTS = {"__builtin_huge_val", "__builtin_huge_valf", "__builtin_inf", "__builtin_inff"}
+
+
+def math_call(name: str) -> bool:
+    """Whether ``name`` is one of C's pure math functions, or GCC's builtin of one (``__builtin_fabs``)."""
+    return name in _BUILTIN_CONSTANTS or name.removeprefix(_BUILTIN) in _MATH_CALLS
+
+
+def unknown_builtin(name: str) -> bool:
+    """Whether ``name`` is a GCC builtin other than a pure math function (``__builtin_prefetch``)."""
+    return name.startswith(_BUILTIN) and not math_call(name)
 
 
 @dataclass(frozen=True)
@@ -203,7 +216,7 @@ class _Summary:
                 raise _Declined(f"it reads '{node.name}', which is neither a parameter nor a local")
         elif isinstance(node, c_ast.FuncCall):
             called = node.name.name if isinstance(node.name, c_ast.ID) else ""
-            if called not in _MATH_CALLS:
+            if not math_call(called):
                 raise _Declined(f"it calls '{called or 'a function pointer'}'")
             for argument in node.args.exprs if node.args is not None else []:
                 self.expression(argument)

@@ -12,7 +12,8 @@ import re
 
 from pycparser import c_ast, c_parser
 
-from polyopt.diagnostics import InputError, Location, UnsupportedRegion
+from polyopt.diagnostics import Location, RegionSyntaxError, UnsupportedRegion
+from polyopt.frontend.gnu import unmodelled
 from polyopt.frontend.regions import Region, blank_comments, polyopt_pragmas
 
 _C_TYPE_WORDS = {
@@ -60,7 +61,7 @@ _DEFINE_TYPE = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+({_IDENT})[ \t]+{_BASE_TY
 _TYPEDEF = re.compile(rf"\btypedef\b[^;{{}}]*?\b({_IDENT})\s*;")
 _CAST = re.compile(rf"\(\s*({_IDENT})\s*\**\s*\)\s*(?=[\w(.])")
 _DECL = re.compile(rf"(?:^|[;{{}}])\s*({_IDENT})\s+{_IDENT}\s*[;=\[,]", re.M)
-_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w*)", re.M)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w*)([^\n]*)", re.M)
 
 
 class _Parser(c_parser.CParser):
@@ -99,7 +100,8 @@ def _check_directives(body: str, region: Region) -> None:
         where = Location(region.location.file, line, column)
         if match[1] in ("pragma", "line", ""):
             if match[1] == "pragma":
-                raise UnsupportedRegion("'#pragma' inside the region", where)
+                words = " ".join(match[2].split()[:2])
+                raise UnsupportedRegion(f"'#pragma {words}' inside the region", where)
             continue
         raise UnsupportedRegion(f"preprocessor directive '#{match[1]}' inside the region", where)
 
@@ -112,13 +114,13 @@ def _check_braces(body: str, region: Region) -> None:
             opened.append(match.start())
         elif match[0] == "}":
             if not opened:
-                raise InputError(
+                raise RegionSyntaxError(
                     "syntax error: '}' closes a block that the region did not open",
                     _position(body, match.start(), region),
                 )
             opened.pop()
     if opened:
-        raise InputError(
+        raise RegionSyntaxError(
             "syntax error: '{' is not closed before '#pragma endscop'", _position(body, opened[-1], region)
         )
 
@@ -140,18 +142,23 @@ def _position(body: str, offset: int, region: Region) -> Location:
 def parse_region(region: Region, file_text: str) -> c_ast.Compound:
     """Parse the region's body; return it as one compound statement.
 
-    Raises ``InputError`` on a C syntax error (with the position in the
-    original file) and ``UnsupportedRegion`` for preprocessor directives.
+    Raises ``RegionSyntaxError`` on a C syntax error (with the position in the
+    original file) and ``UnsupportedRegion`` for preprocessor directives and the
+    GNU constructs that ``polyopt.frontend.gnu.unmodelled`` names.  GNU spellings of
+    plain meaning must already be rewritten (``polyopt.frontend.gnu.readable``).
     """
     body = blank_comments(region.body).replace("\r", " ")
     if "/*" in body:
-        raise InputError("syntax error: unterminated comment", _position(body, body.index("/*"), region))
+        raise RegionSyntaxError("syntax error: unterminated comment", _position(body, body.index("/*"), region))
     for where, _ in polyopt_pragmas(region):
         start = _offset(body, where, region)
         end = body.find("\n", start)
         body = body[:start] + " " * ((end if end >= 0 else len(body)) - start) + body[end if end >= 0 else len(body) :]
     _check_directives(body, region)
     _check_braces(body, region)
+    construct = unmodelled(body)
+    if construct is not None:
+        raise UnsupportedRegion(f"{construct[1]} inside the region", _position(body, construct[0], region))
     typedefs = "".join(f"typedef int {name};\n" for name in sorted(_type_names(body, file_text)))
     filename = region.location.file.replace("\\", "\\\\").replace('"', '\\"')
     wrapper = f'{typedefs}void polyopt_region(void)\n{{\n# {region.body_line} "{filename}"\n{body}\n}}\n'
@@ -159,9 +166,9 @@ def parse_region(region: Region, file_text: str) -> c_ast.Compound:
         unit = _Parser().parse(wrapper, filename)
     except c_parser.ParseError as error:
         location, message = _error_location(str(error), region.location)
-        raise InputError(f"syntax error: {message}", location) from None
-    except (AssertionError, IndexError, ValueError) as error:
-        raise InputError(
+        raise RegionSyntaxError(f"syntax error: {message}", location) from None
+    except (AssertionError, IndexError, TypeError, ValueError) as error:
+        raise RegionSyntaxError(
             f"syntax error: the region does not parse ({error or type(error).__name__})", region.location
         ) from None
     function = unit.ext[-1]
@@ -176,7 +183,7 @@ def parse_function(text: str, line: int, filename: str, file_text: str) -> c_ast
     quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
     try:
         unit = _Parser().parse(f'{typedefs}# {line} "{quoted}"\n{text}\n', filename)
-    except (c_parser.ParseError, AssertionError, IndexError, ValueError):
+    except (c_parser.ParseError, AssertionError, IndexError, TypeError, ValueError):
         return None
     function = unit.ext[-1] if unit.ext else None
     return function if isinstance(function, c_ast.FuncDef) else None

@@ -22,7 +22,8 @@ in this order:
    or the name does not expand to such a number (a function parameter ``n``).
 
 Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``Preprocessed``, ``preprocess``,
-``parameter_values``, ``integer_value``.
+``parameter_values``, ``integer_value``, ``gcc_accepts`` (whether gcc compiles the file at all, run the same way:
+a region that pycparser cannot read is then kept as written instead of failing the file).
 """
 
 from __future__ import annotations
@@ -178,6 +179,25 @@ def preprocess(
     if len(parts) != len(names):
         return Preprocessed({}, {}, "the preprocessor's output does not hold the probed names")
     return Preprocessed(dict(zip(names, parts, strict=True)), _macros(lines), redefined=_redefined(lines))
+
+
+def gcc_accepts(text: str, filename: str, cpp_flags: Sequence[str], compiler: str = CC) -> bool | None:
+    """Whether ``compiler -fsyntax-only`` (with the ``-I``/``-D``/``-U`` ``cpp_flags``, in the file's folder, as
+    ``preprocess``) accepts ``text``; None when it cannot tell (gcc missing or out of time)."""
+    folder = Path(filename).parent
+    command = [compiler, "-fsyntax-only", "-x", "c", *_command_line(cpp_flags), "-I.", "-"]
+    try:
+        result = subprocess.run(
+            command,
+            input=text.encode("utf-8", errors="surrogateescape"),
+            capture_output=True,
+            cwd=folder if folder.is_dir() else None,
+            timeout=PREPROCESS_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError, UnicodeError):
+        return None
+    return result.returncode == 0
 
 
 def _redefined(lines: list[str]) -> frozenset[str]:

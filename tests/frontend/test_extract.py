@@ -355,7 +355,7 @@ REJECTIONS = [
         "pragma",
         "#pragma omp parallel for\nfor (i = 0; i < n; i++)\n  a[i] = 0;\n",
         "4:1",
-        "'#pragma' inside the region",
+        "'#pragma omp parallel' inside the region",
     ),
     ("define", "for (i = 0; i < n; i++)\n  #define X 3\n  a[i] = X;\n", "5:3", "directive '#define' inside"),
     (

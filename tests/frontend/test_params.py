@@ -211,3 +211,14 @@ def test_undecodable_bytes_in_the_file_do_not_raise() -> None:
     text = b"/* caf\xe9 */\n".decode("utf-8", errors="surrogateescape") + POLYBENCH_STYLE
 
     assert _values(text, ["_PB_N"]) == {"_PB_N": (1000, "#define in file")}
+
+
+@needs_gcc
+def test_gcc_accepts_gnu_c_rejects_a_syntax_error_and_cannot_tell_without_gcc(tmp_path: Path) -> None:
+    (tmp_path / "size.h").write_text("#define SIZE 4\n")
+    gnu = '#include "size.h"\nint f(int x) { return __builtin_expect(x, SIZE) ?: ({ x + 1; }); }\n'
+    source = str(tmp_path / "f.c")
+
+    assert params.gcc_accepts(gnu, source, ()) is True
+    assert params.gcc_accepts(gnu.replace("?:", "?: ?"), source, ()) is False
+    assert params.gcc_accepts(gnu, source, (), compiler="no-such-compiler-polyopt") is None

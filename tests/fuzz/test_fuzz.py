@@ -566,13 +566,23 @@ SQUARE_FEATURES = [
 ]
 
 
+GNU_FEATURES = [
+    ("__builtin_expect around a guard", r"if \(__builtin_expect\(.*, [01]\)\)"),
+    ("__extension__", r"= __extension__ \("),
+    ("a statement expression", r"= \(\{ .*; \}\);"),
+    ("an attribute on a temporary", r"^\s*(double|int|float) \w+ __attribute__\(\(unused\)\) = "),
+    ("#pragma GCC ivdep", r"^\s*#pragma GCC ivdep\n\s*for "),
+]
+
+
 @pytest.mark.parametrize(
     ("family", "feature", "pattern"),
     [("pivots", *feature) for feature in PIVOT_FEATURES]
     + [("sweeps", *feature) for feature in SWEEP_FEATURES]
     + [("solves", *feature) for feature in SOLVE_FEATURES]
     + [("rank_k", *feature) for feature in RANK_K_FEATURES]
-    + [("square", *feature) for feature in SQUARE_FEATURES],
+    + [("square", *feature) for feature in SQUARE_FEATURES]
+    + [("gnu", *feature) for feature in GNU_FEATURES],
 )
 def test_a_family_covers(family: str, feature: str, pattern: str) -> None:
     assert any(re.search(pattern, region, re.MULTILINE) for region in _regions(range(100), family)), feature
@@ -664,3 +674,24 @@ def test_square_programs_reach_the_microkernel_as_symm_and_trmm() -> None:
         symm += "symmetric (" in outcome.text
         trmm += "in place */" in outcome.text
     assert symm >= 5 and trmm >= 8  # 7 and 11 when written
+
+
+def test_the_gnu_family_splits_regions_and_declares_aligned_arrays() -> None:
+    texts = [generate(seed, "gnu").render() for seed in range(20)]
+
+    assert any(text.count("#pragma scop") > 1 for text in texts)
+    assert all("__attribute__((aligned(16)));" in text for text in texts)
+
+
+TWO_REGIONS = SMALL.replace("#pragma scop\n", "#pragma scop\n  A[0] = ({ A[0]; });\n#pragma endscop\n#pragma scop\n")
+
+
+def test_a_declined_region_beside_an_optimized_one_passes_when_it_is_kept_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (kept,) = check_program(TWO_REGIONS, "two", [()], folder=tmp_path)
+    _edited(monkeypatch, (), lambda text: text.replace("A[0] = ({ A[0]; });", "A[0] = ({ A[1]; });"))
+    (edited,) = check_program(TWO_REGIONS, "two", [()], folder=tmp_path)
+
+    assert kept.outcome == OPTIMIZED, kept.message
+    assert edited.outcome == FAILED and "does not hold it as written" in edited.message

@@ -55,7 +55,8 @@ families, each at the edge of a rewrite's precondition:
   and before a scaling by the diagonal, for the wavefronts of two-member bands.
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
-updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions), for a campaign that
+updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions; ``"gnu"``: nests written
+with GNU C spellings, often in regions of their own, ``polyopt.fuzz.generator.gnu``), for a campaign that
 targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
@@ -94,6 +95,7 @@ import random
 from polyopt.fuzz.generator.builder import Builder
 from polyopt.fuzz.generator.data_dependent import data_dependent
 from polyopt.fuzz.generator.declared import declared
+from polyopt.fuzz.generator.gnu import gnu
 from polyopt.fuzz.generator.in_place import in_place
 from polyopt.fuzz.generator.library import library, rank_k, section, square
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
@@ -143,6 +145,7 @@ __all__ = [
 
 # the kinds of nest that ``generate`` can be restricted to
 FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square")
+FAMILIES += ("gnu",)
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -186,6 +189,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return rank_k(builder)
     if kind == "square":
         return square(builder)
+    if kind == "gnu":
+        return gnu(builder, top_level_nest)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 

@@ -124,7 +124,8 @@ class Program:
         if not self.parametric:
             lines += ["#define n N", *(f"#define {size.name} {size.macro}" for size in self.sizes)]
         lines.append("")
-        lines += [array.declaration() for array in self.arrays]
+        aligned = " __attribute__((aligned(16)));" if self.family == "gnu" else ";"
+        lines += [array.declaration().removesuffix(";") + aligned for array in self.arrays]
         lines += ["static double s;", "static int t;", "static float f;"]
         if self.pointer:
             lines += [f"static double PB[{self.pointer}];", "static double *p;"]
@@ -135,7 +136,8 @@ class Program:
         lines += [f"  p = PB + {self.pointer // 2};"] if self.pointer else []
         parameters, arguments = self._kernel_interface()
         iterators = ", ".join(f"{v} = -1" if self.show_iterators else v for v in ITERATORS)
-        lines += ["}", "", f"static void kernel({parameters})", "{", f"  int {iterators};", ""]
+        inline = "__attribute__((noinline)) " if self.family == "gnu" else ""
+        lines += ["}", "", f"{inline}static void kernel({parameters})", "{", f"  int {iterators};", ""]
         lines.append("#pragma scop")
         for nest in self.nests:
             lines += _render_node(nest, 1)
