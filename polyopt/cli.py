@@ -213,8 +213,8 @@ def _with_flags(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class _Polyopt(_Command):
-    """polyopt's command; ``polyopt check ...`` (``check`` first, always) runs ``polyopt.check``'s command:
-    a file named ``check`` is optimized as ``polyopt ./check``."""
+    """polyopt's command; ``polyopt check ...`` and ``polyopt tune ...`` (the word first, always) run
+    ``polyopt.check``'s and ``polyopt.tune``'s commands: a file named ``check`` is optimized as ``polyopt ./check``."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:
         arguments = list(sys.argv[1:] if args is None else args)
@@ -222,6 +222,10 @@ class _Polyopt(_Command):
             from polyopt.check import command  # imported here: polyopt.check reads this command's options
 
             return command.main(arguments[1:], prog_name="polyopt check", **extra)
+        if arguments[:1] == ["tune"]:
+            from polyopt.tune import command as tune  # imported here, as polyopt.check
+
+            return tune.main(arguments[1:], prog_name="polyopt tune", **extra)
         return super().main(arguments, prog_name, **extra)
 
 
@@ -229,7 +233,8 @@ class _Polyopt(_Command):
     cls=_Polyopt,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="'polyopt check FILE ...' builds and runs FILE original and optimized and compares their outputs "
-    "(polyopt check --help).",
+    "(polyopt check --help); 'polyopt tune FILE ...' times each region's variants in FILE's program and writes "
+    "the fastest correct ones (polyopt tune --help).",
 )
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @_with_flags
