@@ -112,7 +112,8 @@ def region_variants(
             outcome = optimize_text(text, filename, options, probe)
         except PolyoptError as error:
             raise TuneFailure(str(error)) from None
-        warnings = warnings if outcomes else outcome.warnings
+        if not outcomes:
+            warnings = outcome.warnings
         outcomes.append((alternative.name, outcome.regions))
     return variants_of(find_regions(text, filename), outcomes), warnings
 
@@ -134,7 +135,9 @@ class _Measurements:
 class _Bench:
     """Builds, checks and times the instrumented programs of one file in ``folder``."""
 
-    def __init__(self, source: Path, text: str, variants: Sequence[RegionVariants], settings: Settings, folder: Path):
+    def __init__(
+        self, source: Path, text: str, variants: Sequence[RegionVariants], settings: Settings, folder: Path
+    ) -> None:
         self.source, self.text, self.variants, self.settings, self.folder = source, text, variants, settings, folder
         timers = folder / "polyopt_tune_timers.c"
         timers.write_text(timers_source(variants), encoding="utf-8")
