@@ -1,8 +1,9 @@
 """``polyopt check``: build a program original and optimized, run both, and compare what they print.
 
-Public: ``DEFAULT_CFLAGS``, ``DEFAULT_RTOL``, ``THREADS``, ``Build``, ``build``, ``run_outputs``,
-``outputs_difference``, ``find_utilities``, ``polybench_additions``, ``CheckFailure``, ``optimize``,
-``command``.
+Public: ``DEFAULT_CFLAGS``, ``DEFAULT_RTOL``, ``THREADS``, ``Build``, ``build``, ``beside``, ``run_outputs``,
+``outputs_difference``, ``find_utilities``, ``polybench_additions``, ``completed_layout``, ``CheckFailure``,
+``optimize``, ``compared``, ``split_arguments``, ``command``.  ``polyopt tune`` (``polyopt.tune``) builds,
+runs and compares through these.
 
 ``polyopt check FILE [EXTRA_SOURCES...] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [--cc CC]
 [--cflags '...'] [--optimized OUT.c] [--rtol R] [polyopt's flags...]`` optimizes FILE (or takes
@@ -24,9 +25,10 @@ import re
 import shlex
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 
 import click
 
@@ -61,9 +63,15 @@ def build(source: Path, binary: Path, how: Build) -> Path:
     return compile_c([source, *how.extra_sources], binary, flags=[*how.cflags, *how.cpp_flags], cc=how.cc)
 
 
-def run_outputs(binary: Path, threads: int) -> tuple[str, str]:
-    """What ``binary`` prints (standard output, standard error) with ``OMP_NUM_THREADS=threads``."""
-    done = run_program(binary, threads=threads, timeout=RUN_SECONDS)
+def beside(how: Build, source: Path) -> Build:
+    """``how`` for a rewritten ``source`` written elsewhere: its ``"...h"`` includes are searched beside ``source``."""
+    return replace(how, cflags=(*how.cflags, "-iquote", str(source.resolve().parent)))
+
+
+def run_outputs(binary: Path, threads: int, environment: Mapping[str, str] = MappingProxyType({})) -> tuple[str, str]:
+    """What ``binary`` prints (standard output, standard error) with ``OMP_NUM_THREADS=threads`` (and
+    ``environment``)."""
+    done = run_program(binary, threads=threads, timeout=RUN_SECONDS, environment=environment)
     return done.stdout, done.stderr
 
 
@@ -118,6 +126,22 @@ def polybench_additions(
     return tuple(flags), sources
 
 
+def completed_layout(
+    source: Path, extra_sources: tuple[Path, ...], cpp_flags: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[Path, ...], str | None]:
+    """The preprocessor flags and extra sources with ``polybench_additions`` when ``source`` is in PolyBench's
+    layout, and a note saying what was added (None when nothing was)."""
+    utilities = find_utilities(source, extra_sources, cpp_flags)
+    if utilities is None:
+        return cpp_flags, extra_sources, None
+    added_flags, added_sources = polybench_additions(utilities, cpp_flags, extra_sources)
+    if not added_flags and not added_sources:
+        return cpp_flags, extra_sources, None
+    added = " ".join([*added_flags, *map(str, added_sources)])
+    note = f"PolyBench layout (utilities in {utilities}): adding {added}"
+    return (*cpp_flags, *added_flags), (*extra_sources, *added_sources), note
+
+
 class CheckFailure(Exception):
     """The check did not pass: polyopt, a build or a run failed, or the outputs differ."""
 
@@ -133,12 +157,11 @@ def optimize(source: Path, output: Path, polyopt_flags: Sequence[str]) -> str:
     return done.stderr
 
 
-def _check(source: Path, optimized: Path, how: Build, rtol: float, folder: Path) -> str:
-    """Build and run both programs; a summary when their outputs agree, else ``CheckFailure``."""
-    beside_source = ("-iquote", str(source.resolve().parent))  # the optimized file's "...h" includes
+def compared(source: Path, optimized: Path, how: Build, rtol: float, folder: Path) -> str:
+    """Build and run both programs (in ``folder``); a summary when their outputs agree, else ``CheckFailure``."""
     try:
         original = build(source, folder / "original", how)
-        optimized_binary = build(optimized, folder / "optimized", replace(how, cflags=(*how.cflags, *beside_source)))
+        optimized_binary = build(optimized, folder / "optimized", beside(how, source))
         expected = run_outputs(original, threads=1)
         for threads in THREADS:
             difference = outputs_difference(expected, run_outputs(optimized_binary, threads), rtol)
@@ -158,7 +181,7 @@ def _takes_value() -> frozenset[str]:
     return frozenset(name for option in options for name in option.opts)
 
 
-def _split(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
+def split_arguments(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
     """The files and polyopt's own flags (with their values) among ``arguments``."""
     takes_value = _takes_value()
     files: list[str] = []
@@ -227,7 +250,7 @@ def command(
     Exit status: 0 when the outputs agree, 1 when they differ (with the first differing value)
     or polyopt, a build or a run fails, 2 for a usage error.
     """
-    files, flags = _split(arguments)
+    files, flags = split_arguments(arguments)
     if not files:
         raise click.UsageError("missing FILE", ctx=ctx)
     paths = [Path(name) for name in files]
@@ -244,14 +267,10 @@ def command(
         raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
     if ignored_pluto_flags:
         click.echo(ignored_pluto_warning(ignored_pluto_flags), err=True)
-    source, extra_sources = paths[0], tuple(paths[1:])
-    utilities = find_utilities(source, extra_sources, cpp_flags)
-    if utilities is not None:
-        added_flags, added_sources = polybench_additions(utilities, cpp_flags, extra_sources)
-        if added_flags or added_sources:
-            added = " ".join([*added_flags, *map(str, added_sources)])
-            click.echo(f"polyopt check: PolyBench layout (utilities in {utilities}): adding {added}", err=True)
-        cpp_flags, extra_sources = (*cpp_flags, *added_flags), (*extra_sources, *added_sources)
+    source = paths[0]
+    cpp_flags, extra_sources, note = completed_layout(source, tuple(paths[1:]), cpp_flags)
+    if note is not None:
+        click.echo(f"polyopt check: {note}", err=True)
     how = Build(cc=cc, cflags=tuple(shlex.split(cflags)), cpp_flags=cpp_flags, extra_sources=extra_sources)
     with tempfile.TemporaryDirectory(prefix="polyopt-check-") as tmp:
         folder = Path(tmp)
@@ -259,7 +278,7 @@ def command(
             if optimized is None:
                 optimized = folder / f"{source.stem}.polyopt.c"
                 click.echo(optimize(source, optimized, [*flags, *cpp_flags]), err=True, nl=False)
-            summary = _check(source, optimized, how, rtol, folder)
+            summary = compared(source, optimized, how, rtol, folder)
         except CheckFailure as failure:
             click.echo(f"polyopt check: {source}: FAILED: {failure}", err=True)
             sys.exit(1)

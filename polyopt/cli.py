@@ -1,6 +1,6 @@
 """The ``polyopt`` command line.
 
-Public: ``main``, ``options_from_arguments``.  Exit codes: 0 success (warnings allowed), 1 an error in
+Public: ``main``, ``options_from_arguments``, ``prepared``.  Exit codes: 0 success (warnings allowed), 1 an error in
 the input or output (nothing is written), 2 a usage error.  The options are made from the table
 ``polyopt.flags.FLAGS``; ``python -m polyopt.cli --flags-markdown`` prints README's flag table from it.
 """
@@ -214,8 +214,8 @@ def _with_flags(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class _Polyopt(_Command):
-    """polyopt's command; ``polyopt check ...`` (``check`` first, always) runs ``polyopt.check``'s command:
-    a file named ``check`` is optimized as ``polyopt ./check``."""
+    """polyopt's command; ``polyopt check ...`` and ``polyopt tune ...`` (the word first, always) run
+    ``polyopt.check``'s and ``polyopt.tune``'s commands: a file named ``check`` is optimized as ``polyopt ./check``."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:
         arguments = list(sys.argv[1:] if args is None else args)
@@ -223,6 +223,10 @@ class _Polyopt(_Command):
             from polyopt.check import command  # imported here: polyopt.check reads this command's options
 
             return command.main(arguments[1:], prog_name="polyopt check", **extra)
+        if arguments[:1] == ["tune"]:
+            from polyopt.tune import command as tune  # imported here, as polyopt.check
+
+            return tune.main(arguments[1:], prog_name="polyopt tune", **extra)
         return super().main(arguments, prog_name, **extra)
 
 
@@ -230,7 +234,8 @@ class _Polyopt(_Command):
     cls=_Polyopt,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="'polyopt check FILE ...' builds and runs FILE original and optimized and compares their outputs "
-    "(polyopt check --help).",
+    "(polyopt check --help); 'polyopt tune FILE ...' times each region's variants in FILE's program and writes "
+    "the fastest correct ones (polyopt tune --help).",
 )
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @_with_flags
@@ -251,8 +256,7 @@ def main(source: Path, output: str | None, report: str | None, no_probe: bool, *
     ignored = (ignored_warning(flags["ignored_pluto_flags"]),) if flags["ignored_pluto_flags"] else ()
     try:
         target = _output_path(source, output)
-        probe = RunProbe(options, _given_levels(flags), not no_probe)
-        options = replace(options, library=probe.initial)
+        options, probe = _with_probe(options, flags, no_probe)
         outcome = optimize_text(_read(source), str(source), options, probe)
         tile_file = _tile_sizes_source(flags) if flags["tile_sizes"] is None else None
         warnings = (*ignored, *outcome.warnings)
@@ -304,6 +308,27 @@ def _json_report(
     return report_json(str(source), options.machine.describe(), library, tile_file, warnings, regions)
 
 
+def _with_probe(options: Options, flags: dict[str, Any], no_probe: bool) -> tuple[Options, RunProbe]:
+    """``options`` (of ``flags``, click's parameters by name) with the library choice the probe starts
+    from, and the probe."""
+    probe = RunProbe(options, _given_levels(flags), not no_probe)
+    return replace(options, library=probe.initial), probe
+
+
+def _parameters(arguments: Sequence[str]) -> dict[str, Any]:
+    """click's parameters of ``polyopt ARGUMENTS SOURCE``, by name; invalid flags raise click's ``UsageError``."""
+    with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
+        return dict(context.params)
+
+
+def prepared(arguments: Sequence[str]) -> tuple[Options, RunProbe]:
+    """The ``Options`` and the probe with which ``polyopt ARGUMENTS SOURCE`` optimizes (``arguments`` are
+    flags only, ``-o`` and ``--report`` have no effect): ``optimize_text(text, name, *prepared(arguments))``
+    gives what that command writes.  Invalid flags raise click's ``UsageError``."""
+    params = _parameters(arguments)
+    return _with_probe(_options(params), params, params["no_probe"])
+
+
 def options_from_arguments(arguments: Sequence[str]) -> Options:
     """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
 
@@ -312,8 +337,7 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     the library calls are decided by the machine's thresholds, as with ``--no-probe``, so that the
     outcome does not depend on this machine's measurements; invalid flags raise click's ``UsageError``.
     """
-    with main.make_context("polyopt", [*arguments, "SOURCE"]) as context:
-        params = dict(context.params)
+    params = _parameters(arguments)
     for name in ("source", "output", "report", "no_probe"):
         params.pop(name)
     return _options(params)

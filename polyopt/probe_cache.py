@@ -1,7 +1,8 @@
 """The probe's cache: its measurements per machine and library, one JSON file per key.
 
-Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``probe_key``, ``cache_path``, ``load``, ``store``,
-``probed``.
+Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``cpu_identity``, ``probe_key``, ``cache_path``, ``load``,
+``write_json``, ``store``, ``computed_once``, ``probed``.  ``cpu_identity``, ``write_json`` and ``computed_once`` also
+serve ``polyopt tune``'s cache (``polyopt.tune``).
 
 The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
 JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from polyopt import __version__
 from polyopt.analysis.library_choice import TIMED, Measurements, Timing
@@ -34,6 +36,7 @@ from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 
 CACHE_VERSION = 7
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -84,18 +87,22 @@ def _cpuinfo_field(text: str, name: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-def probe_key(
-    library: Path, cores: int, cpuinfo: Path = PROC_CPUINFO, environ: Mapping[str, str] = os.environ
-) -> ProbeKey:
-    """The key of the measurements with ``library`` on this CPU (``cpuinfo``) with ``cores``."""
+def cpu_identity(cpuinfo: Path = PROC_CPUINFO) -> tuple[str, str]:
+    """This CPU's ``model name`` and a short hash of its ``flags`` (``cpuinfo``; empty when unreadable)."""
     try:
         text = cpuinfo.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
-    flags = hashlib.sha256(_cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
+    return _cpuinfo_field(text, "model name"), hashlib.sha256(_cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
+
+
+def probe_key(
+    library: Path, cores: int, cpuinfo: Path = PROC_CPUINFO, environ: Mapping[str, str] = os.environ
+) -> ProbeKey:
+    """The key of the measurements with ``library`` on this CPU (``cpuinfo``) with ``cores``."""
+    model, flags = cpu_identity(cpuinfo)
     stat = library.stat()
     coretype = environ.get("OPENBLAS_CORETYPE", "")
-    model = _cpuinfo_field(text, "model name")
     return ProbeKey(model, flags, cores, str(library), stat.st_size, stat.st_mtime_ns, coretype)
 
 
@@ -117,9 +124,12 @@ def load(path: Path, key: ProbeKey) -> Measurements | None:
 
 
 def store(path: Path, key: ProbeKey, measurements: Measurements, seconds: float) -> None:
-    """Write the measurements of ``key`` to ``path`` atomically: into a temporary file in its folder,
-    then renamed over it."""
-    data = {"key": dataclasses.asdict(key), "seconds": round(seconds, 3), **dataclasses.asdict(measurements)}
+    """Write the measurements of ``key`` to ``path`` atomically (``write_json``)."""
+    write_json(path, {"key": dataclasses.asdict(key), "seconds": round(seconds, 3), **dataclasses.asdict(measurements)})
+
+
+def write_json(path: Path, data: object) -> None:
+    """Write ``data`` as JSON to ``path`` atomically: into a temporary file in its folder, then renamed over it."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -141,20 +151,31 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def computed_once(
+    path: Path, load: Callable[[], T | None], compute: Callable[[], T], store: Callable[[T, float], None]
+) -> tuple[T, str]:
+    """What ``load`` reads from the cache file ``path``, else what ``compute`` gives, then written there by
+    ``store`` (with the seconds it took); one computation at a time: other runs wait on a lock file beside
+    ``path``, then ``load`` its result.  Also says what happened."""
+    found = load()
+    if found is not None:
+        return found, f"read from the cache {path}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(path.with_suffix(".lock")):
+        found = load()
+        if found is not None:
+            return found, f"read from the cache {path}, written by a concurrent run"
+        start = time.monotonic()
+        value = compute()
+        seconds = time.monotonic() - start
+        store(value, seconds)
+    return value, f"ran in {seconds:.1f} s, cached in {path}"
+
+
 def probed(key: ProbeKey, folder: Path, run: Callable[[], Measurements]) -> tuple[Measurements, str]:
     """The measurements of ``key``: read from the cache in ``folder``, else measured by ``run`` and stored
     there (one probe at a time: others wait on the lock, then read its result); and what happened."""
     path = cache_path(key, folder)
-    found = load(path, key)
-    if found is not None:
-        return found, f"read from the cache {path}"
-    folder.mkdir(parents=True, exist_ok=True)
-    with _locked(path.with_suffix(".lock")):
-        found = load(path, key)
-        if found is not None:
-            return found, f"read from the cache {path}, written by a concurrent run"
-        start = time.monotonic()
-        measurements = run()
-        seconds = time.monotonic() - start
-        store(path, key, measurements, seconds)
-    return measurements, f"ran in {seconds:.1f} s, cached in {path}"
+    return computed_once(
+        path, lambda: load(path, key), run, lambda measurements, seconds: store(path, key, measurements, seconds)
+    )

@@ -1,0 +1,483 @@
+"""``polyopt tune``: the fastest correct code of each region, measured on the user's own program.
+
+Public: ``DEFAULT_RUNS``, ``CACHE_VERSION``, ``TuneFailure``, ``Settings``, ``TuneKey``, ``region_variants``,
+``measure``, ``tuned``, ``tune_key``, ``command``.
+
+``polyopt tune FILE [EXTRA_SOURCES...] [-o OUT] [-I/-D/-U] [--cc CC] [--cflags '...'] [--runs N]
+[--threads T] [--rtol R] [--no-cache] [--report] [polyopt's flags...]`` optimizes FILE once per alternative
+(``polyopt.tune_plan.ALTERNATIVES``), builds with ``polyopt check``'s harness (``polyopt.check``) one program
+per variant index with a timer around every region (``tune_plan.instrumented``), checks each program's output
+against the original's as ``polyopt check`` does (a wrong variant is rejected), times the programs
+interleaved, keeps per region the fastest correct variant (the code as written unless another is faster
+by more than ``tune_plan.MARGIN``), checks the composed file once more and writes it.  The result is cached
+per user as the probe's is (``polyopt.probe_cache``), keyed by the preprocessed FILE, the extra sources,
+the flags, the compiler and the machine.  Exit 0 when the output is written, 1 when polyopt, a build or a
+run of the original fails or the composed program's output differs, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import click
+
+from polyopt import __version__
+from polyopt.check import (
+    DEFAULT_CFLAGS,
+    DEFAULT_RTOL,
+    THREADS,
+    Build,
+    CheckFailure,
+    beside,
+    build,
+    compared,
+    completed_layout,
+    outputs_difference,
+    run_outputs,
+    split_arguments,
+)
+from polyopt.cli import _Command as PolyoptCommand
+from polyopt.cli import _output_path, _write_atomically, prepared
+from polyopt.diagnostics import PolyoptError
+from polyopt.frontend.regions import find_regions
+from polyopt.pipeline import optimize_text
+from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
+from polyopt.probe_cache import cache_folder, computed_once, cpu_identity, write_json
+from polyopt.toolchain import CC, ToolchainError
+from polyopt.tune_plan import (
+    ALTERNATIVES,
+    MARGIN,
+    TIMES_VARIABLE,
+    Alternative,
+    Program,
+    RegionChoice,
+    RegionVariants,
+    TuneResult,
+    VariantResult,
+    choose,
+    composed,
+    describe,
+    instrumented,
+    isolated,
+    programs,
+    seconds_text,
+    timers_source,
+    variants_of,
+)
+
+DEFAULT_RUNS = 5
+CACHE_VERSION = 1
+PREPROCESS_SECONDS = 60.0
+
+
+class TuneFailure(Exception):
+    """Tuning could not finish: polyopt, the original's build or run, or the composed program failed."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the programs are built (``how``), timed (``runs`` rounds with ``threads`` OpenMP threads) and
+    compared (``rtol``, as ``polyopt check``), and the ``margin`` by which the code as written is kept."""
+
+    how: Build
+    runs: int = DEFAULT_RUNS
+    threads: int = 1
+    rtol: float = DEFAULT_RTOL
+    margin: float = MARGIN
+
+
+def region_variants(
+    text: str, filename: str, arguments: Sequence[str], alternatives: Sequence[Alternative] = ALTERNATIVES
+) -> tuple[tuple[RegionVariants, ...], tuple[str, ...]]:
+    """Each region's variants (``tune_plan.variants_of``): ``text`` optimized in this process with polyopt's
+    ``arguments`` (flags only) and each alternative's flags, leaving out the alternatives that contradict
+    ``arguments``; and the warnings of the first alternative's run (polyopt's default)."""
+    outcomes = []
+    warnings: tuple[str, ...] = ()
+    for alternative in alternatives:
+        try:
+            options, probe = prepared([*arguments, *alternative.flags])
+        except click.UsageError:
+            continue
+        try:
+            outcome = optimize_text(text, filename, options, probe)
+        except PolyoptError as error:
+            raise TuneFailure(str(error)) from None
+        if not outcomes:
+            warnings = outcome.warnings
+        outcomes.append((alternative.name, outcome.regions))
+    return variants_of(find_regions(text, filename), outcomes), warnings
+
+
+@dataclass
+class _Measurements:
+    """The samples gathered so far: seconds per (region position, variant), runs per region, rejections."""
+
+    seconds: dict[tuple[int, int], list[float]] = dataclasses.field(default_factory=dict)
+    executions: dict[int, int] = dataclasses.field(default_factory=dict)
+    rejected: dict[tuple[int, int], str] = dataclasses.field(default_factory=dict)
+
+    def reject(self, program: Program, why: str) -> None:
+        for r in program.timed:
+            self.rejected[r, program.picks[r]] = why
+            self.seconds.pop((r, program.picks[r]), None)
+
+
+class _Bench:
+    """Builds, checks and times the instrumented programs of one file in ``folder``."""
+
+    def __init__(
+        self, source: Path, text: str, variants: Sequence[RegionVariants], settings: Settings, folder: Path
+    ) -> None:
+        self.source, self.text, self.variants, self.settings, self.folder = source, text, variants, settings, folder
+        timers = folder / "polyopt_tune_timers.c"
+        timers.write_text(timers_source(variants), encoding="utf-8")
+        self.how = replace(beside(settings.how, source), extra_sources=(*settings.how.extra_sources, timers))
+        try:
+            original = build(source, folder / "original", settings.how)
+            self.expected = run_outputs(original, threads=1)
+        except ToolchainError as error:
+            raise TuneFailure(f"the original program: {error}") from None
+
+    def verified(self, program: Program) -> tuple[Path | None, str | None]:
+        """``program`` built, and None; or None and why it failed to build or printed other output than the
+        original with one of ``check.THREADS``."""
+        source = self.folder / f"{program.name}.c"
+        source.write_text(instrumented(self.text, self.variants, program), encoding="utf-8")
+        try:
+            binary = build(source, self.folder / program.name, self.how)
+            for threads in THREADS:
+                difference = self.difference(run_outputs(binary, threads))
+                if difference is not None:
+                    return None, f"outputs differ with OMP_NUM_THREADS={threads}, {difference}"
+        except ToolchainError as error:
+            return None, str(error)
+        return binary, None
+
+    def difference(self, outputs: tuple[str, str]) -> str | None:
+        return outputs_difference(self.expected, outputs, self.settings.rtol, name="variant")
+
+    def timed(self, binary: Path) -> tuple[tuple[str, str], dict[int, tuple[float, int]]]:
+        """What one run of ``binary`` printed, and per region index its seconds and executions."""
+        times = self.folder / "times"
+        times.unlink(missing_ok=True)
+        outputs = run_outputs(binary, self.settings.threads, {TIMES_VARIABLE: str(times)})
+        try:
+            lines = times.read_text(encoding="utf-8").split("\n")
+        except OSError:
+            raise ToolchainError(f"{binary} wrote no region times (did it end by exit or return from main?)") from None
+        found = (line.split() for line in lines if line.strip())
+        return outputs, {int(index): (int(ns) * 1e-9, int(count)) for index, ns, count in found}
+
+
+def _accepted(bench: _Bench, measurements: _Measurements) -> list[tuple[Program, Path]]:
+    """The built programs whose outputs are right: a wrong one is split into one program per region it
+    times (``tune_plan.isolated``), and a wrong single variant is rejected."""
+    accepted: list[tuple[Program, Path]] = []
+    pending = list(programs(bench.variants))
+    while pending:
+        program = pending.pop(0)
+        binary, failure = bench.verified(program)
+        if binary is not None:
+            accepted.append((program, binary))
+        elif not any(program.picks):
+            raise TuneFailure(f"the original program with its regions timed: {failure}")
+        elif len(program.timed) > 1:
+            pending[:0] = isolated(program)
+        else:
+            measurements.reject(program, failure or "")
+    return accepted
+
+
+def measure(source: Path, text: str, variants: Sequence[RegionVariants], settings: Settings) -> TuneResult:
+    """Each region's variants checked and timed in the user's program ``source`` (whose text is ``text``),
+    and the choice per region (``tune_plan.choose``)."""
+    measurements = _Measurements()
+    with tempfile.TemporaryDirectory(prefix="polyopt-tune-") as name:
+        bench = _Bench(source, text, variants, settings, Path(name))
+        accepted = _accepted(bench, measurements)
+        for _ in range(settings.runs):
+            for program, binary in list(accepted):
+                try:
+                    outputs, times = bench.timed(binary)
+                    difference = bench.difference(outputs)
+                except ToolchainError as error:
+                    difference = str(error)
+                if difference is not None:
+                    if not any(program.picks):
+                        raise TuneFailure(f"the original program printed other output in a timed run: {difference}")
+                    measurements.reject(program, f"a timed run: {difference}")
+                    accepted.remove((program, binary))
+                    continue
+                for r in program.timed:
+                    seconds, count = times.get(variants[r].region.index, (0.0, 0))
+                    measurements.executions[r] = count
+                    if count:
+                        measurements.seconds.setdefault((r, program.picks[r]), []).append(seconds)
+    return _result(variants, measurements, settings)
+
+
+def _result(variants: Sequence[RegionVariants], measurements: _Measurements, settings: Settings) -> TuneResult:
+    regions = []
+    for r, item in enumerate(variants):
+        results = tuple(
+            VariantResult(
+                variant.names,
+                variant.summary,
+                tuple(measurements.seconds.get((r, k), ())),
+                measurements.rejected.get((r, k)),
+            )
+            for k, variant in enumerate(item.variants)
+        )
+        chosen, executions = choose(results, settings.margin), measurements.executions.get(r, 0)
+        regions.append(RegionChoice(item.region.index, item.region.location.line, results, chosen, executions))
+    return TuneResult(tuple(regions), settings.runs, settings.threads, settings.margin)
+
+
+def tuned(
+    source: Path, arguments: Sequence[str], settings: Settings, alternatives: Sequence[Alternative] = ALTERNATIVES
+) -> tuple[TuneResult, str, tuple[str, ...]]:
+    """``source`` tuned (``region_variants``, ``measure``): the result, the composed text, checked as ``polyopt
+    check`` checks an output, and polyopt's warnings."""
+    text = source.read_bytes().decode("utf-8", errors="surrogateescape")
+    variants, warnings = region_variants(text, str(source), arguments, alternatives)
+    result = measure(source, text, variants, settings)
+    output = composed(text, variants, result)
+    with tempfile.TemporaryDirectory(prefix="polyopt-tune-") as name:
+        folder = Path(name)
+        written = folder / source.name
+        written.write_text(output, encoding="utf-8", errors="surrogateescape")
+        try:
+            compared(source, written, settings.how, settings.rtol, folder)
+        except CheckFailure as failure:
+            raise TuneFailure(f"the composed program: {failure}") from None
+    return result, output, warnings
+
+
+@dataclass(frozen=True)
+class TuneKey:
+    """What a tuning result depends on: the preprocessed FILE's hash (its text's when the preprocessor fails),
+    the extra sources' hashes, polyopt's flags, the build (compiler, its version line, flags), the timing
+    settings, the alternatives, the CPU (model, a hash of its flags) and cores, and polyopt's version."""
+
+    source: str
+    extra_sources: tuple[str, ...]
+    polyopt_flags: tuple[str, ...]
+    cc: str
+    compiler: str
+    cflags: tuple[str, ...]
+    cpp_flags: tuple[str, ...]
+    runs: int
+    threads: int
+    rtol: float
+    margin: float
+    alternatives: tuple[str, ...]
+    cpu: str
+    cpu_flags: str
+    cores: int
+    polyopt: str = __version__
+    version: int = CACHE_VERSION
+
+    def digest(self) -> str:
+        """A short hash of the key: the name of its cache file."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _command_output(command: Sequence[str]) -> bytes | None:
+    """What ``command`` prints, None when it fails."""
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=PREPROCESS_SECONDS)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def tune_key(
+    source: Path, arguments: Sequence[str], settings: Settings, cores: int, alternatives: Sequence[Alternative]
+) -> TuneKey:
+    """The cache key of tuning ``source`` with polyopt's ``arguments`` and ``settings`` on this machine."""
+    how = settings.how
+    preprocessed = _command_output([how.cc, *how.cflags, *how.cpp_flags, "-E", str(source)])
+    version = _command_output([how.cc, "--version"]) or b""
+    return TuneKey(
+        _digest(preprocessed if preprocessed is not None else source.read_bytes()),
+        tuple(_digest(path.read_bytes()) for path in how.extra_sources),
+        tuple(arguments),
+        how.cc,
+        version.decode(errors="replace").partition("\n")[0],
+        how.cflags,
+        how.cpp_flags,
+        settings.runs,
+        settings.threads,
+        settings.rtol,
+        settings.margin,
+        tuple(alternative.name for alternative in alternatives),
+        *cpu_identity(),
+        cores,
+    )
+
+
+def _load(path: Path, key: TuneKey) -> tuple[TuneResult, str] | None:
+    """The result and composed text cached in ``path`` for ``key``; None when absent, of another key or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != json.loads(json.dumps(dataclasses.asdict(key))):
+            return None
+        return TuneResult.from_json(data["result"]), str(data["text"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _store(path: Path, key: TuneKey, found: tuple[TuneResult, str], seconds: float) -> None:
+    result, text = found
+    write_json(
+        path, {"key": dataclasses.asdict(key), "seconds": round(seconds, 3), "result": result.to_json(), "text": text}
+    )
+
+
+def _cached(
+    path: Path, key: TuneKey, reuse: bool, compute: Callable[[], tuple[TuneResult, str]]
+) -> tuple[tuple[TuneResult, str], str]:
+    """The result of ``key`` cached in ``path`` (when ``reuse``), else ``compute``'s, cached there; and what
+    happened."""
+    return computed_once(
+        path,
+        (lambda: _load(path, key)) if reuse else (lambda: None),
+        compute,
+        lambda found, seconds: _store(path, key, found, seconds),
+    )
+
+
+def _closing(result: TuneResult) -> list[str]:
+    """One line per region: the chosen variant and its median time against the code as written's."""
+    lines = []
+    for region in result.regions:
+        chosen, written = region.variants[region.chosen], region.variants[0]
+        times = f"{seconds_text(chosen.median)}" if chosen.median is not None else "not run"
+        if region.chosen != 0 and written.median is not None:
+            times += f", as written {seconds_text(written.median)}"
+        lines.append(f"region {region.index} (line {region.line}): {', '.join(chosen.names)} ({times})")
+    return lines
+
+
+@click.command(
+    cls=PolyoptCommand,  # polyopt's reading of -I/-D/-U, --report and Pluto's flags
+    context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
+)
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="FILE [EXTRA_SOURCES]... [POLYOPT_FLAGS]...")
+@click.option("-o", "--output", metavar="OUT", help="Output file ('-': standard output); default FILE.polyopt.c.")
+@click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Include folder, for polyopt and the compiler.")
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro, as -I (may repeat).")
+@click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro, as -I (may repeat).")
+@click.option("--cc", default=CC, show_default=True, help="The C compiler.")
+@click.option("--cflags", default=DEFAULT_CFLAGS, show_default=True, help="The compiler's flags, for every program.")
+@click.option("--runs", type=click.IntRange(min=1), default=DEFAULT_RUNS, show_default=True, help="Timed runs.")
+@click.option("--threads", type=click.IntRange(min=1), help="OMP_NUM_THREADS of the timed runs; default the cores.")
+@click.option(
+    "--rtol",
+    type=click.FloatRange(min=0.0),
+    default=DEFAULT_RTOL,
+    show_default=True,
+    metavar="R",
+    help="Relative tolerance for floating-point values, as polyopt check's.",
+)
+@click.option("--no-cache", is_flag=True, help="Measure again, even when the cache holds a result for these inputs.")
+@click.option(
+    "--report",
+    type=click.Choice(("text", "json")),
+    is_flag=False,
+    flag_value="text",
+    help="Print each region's variants with their median times and the choice (--report=json: as JSON).",
+)
+@click.pass_context
+def command(
+    ctx: click.Context,
+    arguments: tuple[str, ...],
+    output: str | None,
+    cpp_flags: tuple[str, ...],
+    ignored_pluto_flags: tuple[str, ...],
+    cc: str,
+    cflags: str,
+    runs: int,
+    threads: int | None,
+    rtol: float,
+    no_cache: bool,
+    report: str | None,
+) -> None:
+    """Tune polyopt on FILE with the user's own program: optimize each region in a few ways (polyopt's
+    default, --fuse=none, --notile, --noparallel, --blas=none), build one program per variant with a timer
+    around every region, check each program's output against the original's as polyopt check does, time
+    them interleaved, and write FILE with the fastest correct code of each region (the code as written
+    unless another variant is faster by more than 3%).  polyopt's own flags may follow; -I, -D and -U go
+    to polyopt and to the compiler.
+
+    The result is cached per user (as the probe's) by the preprocessed FILE, the extra sources, the flags,
+    the compiler and the machine: a second run with the same inputs writes the cached output.
+
+    Exit status: 0 when the output is written, 1 when polyopt, a build or a run of the original fails or
+    the composed program prints other output, 2 for a usage error.
+    """
+    files, flags = split_arguments(arguments)
+    if not files:
+        raise click.UsageError("missing FILE", ctx=ctx)
+    paths = [Path(name) for name in files]
+    for path in paths:
+        if not path.is_file():
+            raise click.UsageError(f"no such file: '{path}'", ctx=ctx)
+    try:
+        options, _ = prepared([*flags, *cpp_flags])
+    except click.UsageError as error:
+        raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
+    if ignored_pluto_flags:
+        click.echo(ignored_pluto_warning(ignored_pluto_flags), err=True)
+    source = paths[0]
+    cpp_flags, extra_sources, note = completed_layout(source, tuple(paths[1:]), cpp_flags)
+    if note is not None:
+        click.echo(f"polyopt tune: {note}", err=True)
+    how = Build(cc=cc, cflags=tuple(shlex.split(cflags)), cpp_flags=cpp_flags, extra_sources=extra_sources)
+    settings = Settings(how, runs, threads or options.machine.cores, rtol)
+    arguments_used = (*flags, *cpp_flags)
+    try:
+        target = _output_path(source, output)
+        key = tune_key(source, arguments_used, settings, options.machine.cores, ALTERNATIVES)
+        path = cache_folder() / f"tune-{key.digest()}.json"
+        warnings: tuple[str, ...] = ()
+
+        def compute() -> tuple[TuneResult, str]:
+            nonlocal warnings
+            result, text, warnings = tuned(source, arguments_used, settings)
+            return result, text
+
+        (result, text), what = _cached(path, key, not no_cache, compute)
+        if target is None:
+            sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
+            sys.stdout.flush()
+        else:
+            _write_atomically(target, text)
+    except (TuneFailure, PolyoptError, OSError) as failure:
+        click.echo(f"polyopt tune: {source}: FAILED: {failure}", err=True)
+        sys.exit(1)
+    for warning in warnings:
+        click.echo(warning, err=True)
+    if report == "json":
+        click.echo(json.dumps({"source": str(source), "cache": what, **result.to_json()}, indent=1), err=True)
+    elif report == "text":
+        for line in [f"polyopt tune: {source}: {what}", *describe(result)]:
+            click.echo(line, err=True)
+    written = "standard output" if target is None else str(target)
+    for line in [f"polyopt tune: {source}: wrote {written} ({what})", *_closing(result)]:
+        click.echo(line, err=True)
