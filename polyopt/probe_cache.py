@@ -1,7 +1,7 @@
 """The probe's cache: its measurements per machine and library, one JSON file per key.
 
-Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``probe_key``, ``cache_path``, ``load``, ``store``,
-``probed``.
+Public: ``ProbeKey``, ``cpuinfo_field``, ``cache_folder``, ``library_file``, ``probe_key``, ``cache_path``,
+``load``, ``store``, ``probed``.
 
 The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
 JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links
@@ -79,7 +79,8 @@ def library_file() -> Path | None:
     return path.resolve() if found.returncode == 0 and path.is_absolute() and path.exists() else None
 
 
-def _cpuinfo_field(text: str, name: str) -> str:
+def cpuinfo_field(text: str, name: str) -> str:
+    """The value of the first ``name : value`` line of ``/proc/cpuinfo``'s ``text`` (``model name``), or ''."""
     match = re.search(rf"^{name}\s*:(.*)$", text, re.MULTILINE)
     return match.group(1).strip() if match else ""
 
@@ -92,10 +93,10 @@ def probe_key(
         text = cpuinfo.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
-    flags = hashlib.sha256(_cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
+    flags = hashlib.sha256(cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
     stat = library.stat()
     coretype = environ.get("OPENBLAS_CORETYPE", "")
-    model = _cpuinfo_field(text, "model name")
+    model = cpuinfo_field(text, "model name")
     return ProbeKey(model, flags, cores, str(library), stat.st_size, stat.st_mtime_ns, coretype)
 
 
