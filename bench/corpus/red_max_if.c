@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <time.h>
 #ifndef REPS
-#define REPS 2368
+#define REPS 4000
 #endif
 #define N 32000
 static double a[N];
