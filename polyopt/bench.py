@@ -4,7 +4,9 @@ Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--ru
 [--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``, or
 ``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
 [--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
-of a PolyBench/C tree (``polyopt.bench_polybench``: correctness first, as ``polyopt check`` compares).
+of a PolyBench/C tree (``polyopt.bench_polybench``: correctness first, as ``polyopt check`` compares), or
+``python -m polyopt.bench --corpus bench/corpus [--kernels k1,k2] [--markdown] ...`` for the loop corpus
+(``polyopt.bench_corpus``: checksums compared, times against the original built with gcc alone).
 
 Each kernel is compiled original and optimized (and, with ``--vs``, by another
 tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
@@ -29,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from polyopt.bench_corpus import CORPUS_RTOL, corpus_main
 from polyopt.bench_polybench import DATASETS, polybench_main
 from polyopt.bench_timing import MAX_ROUNDS, geometric_mean, interleaved, twins
 from polyopt.check import DEFAULT_RTOL
@@ -137,16 +140,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check-dataset", default="MINI", choices=DATASETS, help="--polybench: checked at (default MINI)"
     )
-    parser.add_argument("--kernels", dest="only", metavar="K1,K2", help="--polybench: only these kernels")
     parser.add_argument(
-        "--rtol", type=float, default=DEFAULT_RTOL, help=f"--polybench: as polyopt check's (default {DEFAULT_RTOL:g})"
+        "--corpus", type=Path, metavar="DIR", help="bench every kernel of this loop corpus (e.g. bench/corpus)"
+    )
+    parser.add_argument("--kernels", dest="only", metavar="K1,K2", help="--polybench, --corpus: only these kernels")
+    parser.add_argument(
+        "--rtol",
+        type=float,
+        help=f"--polybench: as polyopt check's (default {DEFAULT_RTOL:g}); --corpus: of the checksums"
+        f" (default {CORPUS_RTOL:g})",
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="--polybench: also write the results as JSON")
+    parser.add_argument("--markdown", action="store_true", help="--corpus: print the table in markdown")
     args = parser.parse_args(argv)
+    if args.polybench is not None and args.corpus is not None:
+        parser.error("--polybench and --corpus exclude each other")
+    if (args.polybench is not None or args.corpus is not None) and args.kernels:
+        parser.error("--polybench and --corpus take --kernels K1,K2, not kernel names")
     if args.polybench is not None:
-        if args.kernels:
-            parser.error("--polybench takes --kernels K1,K2, not kernel names")
+        args.rtol = DEFAULT_RTOL if args.rtol is None else args.rtol
         return polybench_main(args)
+    if args.corpus is not None:
+        args.rtol = CORPUS_RTOL if args.rtol is None else args.rtol
+        arguments = sys.argv[1:] if argv is None else argv
+        return corpus_main(args, " ".join(["python3 -m polyopt.bench", *map(shlex.quote, arguments)]))
     kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))
     names = ["original", "polyopt"] + [f"vs{i}" for i in range(len(args.vs))]
     print(

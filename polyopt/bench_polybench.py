@@ -98,26 +98,24 @@ def _tool(command: str, out: Path, folder: Path) -> Path | str:
     return out if out.is_file() else f"{command} wrote no {out.name}"
 
 
-def _programs(
-    kernel: PolyBenchKernel, folder: Path, dataset: str, flags: Sequence[str], vs: Mapping[str, str]
+def tool_programs(
+    source: Path, folder: Path, cpp_flags: Sequence[str], flags: Sequence[str], vs: Mapping[str, str]
 ) -> dict[str, Path | str]:
-    """Each column's program for ``dataset`` (the tools see its ``-D``): a copy of the kernel, polyopt's
-    output and each ``vs`` tool's, or why the tool failed."""
+    """Each column's program, written into the new ``folder``: a copy of ``source``, polyopt's output with
+    ``flags`` and each ``vs`` tool's (the tools see ``cpp_flags`` as ``{cppflags}``), or why the tool failed."""
     folder.mkdir()
-    source = folder / kernel.source.name
-    shutil.copyfile(kernel.source, source)
-    programs: dict[str, Path | str] = {"original": source}
+    copy = folder / source.name
+    shutil.copyfile(source, copy)
+    programs: dict[str, Path | str] = {"original": copy}
     try:
-        optimize(source, folder / f"{kernel.name}.polyopt.c", [*flags, *kernel.cpp_flags(dataset)])
-        programs["polyopt"] = folder / f"{kernel.name}.polyopt.c"
+        optimize(copy, folder / f"{source.stem}.polyopt.c", [*flags, *cpp_flags])
+        programs["polyopt"] = folder / f"{source.stem}.polyopt.c"
     except CheckFailure as failure:
         programs["polyopt"] = str(failure)
-    cppflags = " ".join(map(shlex.quote, kernel.cpp_flags(dataset)))
+    quoted = " ".join(map(shlex.quote, cpp_flags))
     for name, template in vs.items():
-        out = folder / f"{kernel.name}.{name}.c"
-        programs[name] = _tool(
-            template.format(**{"in": str(source), "out": str(out), "cppflags": cppflags}), out, folder
-        )
+        out = folder / f"{source.stem}.{name}.c"
+        programs[name] = _tool(template.format(**{"in": str(copy), "out": str(out), "cppflags": quoted}), out, folder)
     return programs
 
 
@@ -186,9 +184,13 @@ def bench_polybench_kernel(kernel: PolyBenchKernel, settings: BenchSettings) -> 
     flags, vs = settings.flags, settings.vs
     with tempfile.TemporaryDirectory(prefix=f"polyopt-bench-{kernel.name}-") as tmp:
         folder = Path(tmp)
-        checked = _programs(kernel, folder / check_dataset, check_dataset, flags, vs)
+        checked = tool_programs(kernel.source, folder / check_dataset, kernel.cpp_flags(check_dataset), flags, vs)
         cells = _check_columns(kernel, checked, folder / check_dataset, check_dataset, settings.rtol)
-        timed = checked if dataset == check_dataset else _programs(kernel, folder / dataset, dataset, flags, vs)
+        timed = (
+            checked
+            if dataset == check_dataset
+            else tool_programs(kernel.source, folder / dataset, kernel.cpp_flags(dataset), flags, vs)
+        )
         programs: dict[str, Path] = {}
         for name, cell in cells.items():
             program = timed[name]

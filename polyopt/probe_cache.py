@@ -82,7 +82,8 @@ def library_file() -> Path | None:
     return path.resolve() if found.returncode == 0 and path.is_absolute() and path.exists() else None
 
 
-def _cpuinfo_field(text: str, name: str) -> str:
+def cpuinfo_field(text: str, name: str) -> str:
+    """The value of the first ``name : value`` line of ``/proc/cpuinfo``'s ``text`` (``model name``), or ''."""
     match = re.search(rf"^{name}\s*:(.*)$", text, re.MULTILINE)
     return match.group(1).strip() if match else ""
 
@@ -93,7 +94,7 @@ def cpu_identity(cpuinfo: Path = PROC_CPUINFO) -> tuple[str, str]:
         text = cpuinfo.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
-    return _cpuinfo_field(text, "model name"), hashlib.sha256(_cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
+    return cpuinfo_field(text, "model name"), hashlib.sha256(cpuinfo_field(text, "flags").encode()).hexdigest()[:16]
 
 
 def probe_key(

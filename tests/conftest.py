@@ -82,3 +82,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite the golden decisions in tests/decisions/ instead of comparing with them",
     )
+    parser.addoption(
+        "--corpus-all",
+        action="store_true",
+        help="check every kernel of bench/corpus, not only the sample (tests/e2e/test_corpus.py)",
+    )

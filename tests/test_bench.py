@@ -4,6 +4,8 @@ compute, and the benchmark can time it as another tool's output."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -12,8 +14,10 @@ import pytest
 
 from polyopt.bench import bench_kernel, kernel_variants
 from polyopt.bench import main as bench_main
+from polyopt.bench_corpus import CORPUS, corpus_rows, corpus_summary, corpus_table, parse_run
 from polyopt.bench_gemm import Row, table
 from polyopt.bench_gemm import main as bench_gemm_main
+from polyopt.bench_polybench import FAILED, OK, WRONG, Cell
 from polyopt.bench_timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.cblas_reference import CALLS, main, reference
 from polyopt.emit.blas import cblas_available
@@ -155,3 +159,83 @@ def test_the_gemm_table_gives_the_microkernel_as_a_fraction_of_the_library() -> 
 def test_the_gemm_benchmark_refuses_a_size_that_is_not_three_numbers() -> None:
     with pytest.raises(SystemExit):
         bench_gemm_main(["--sizes", "30x40"])
+
+
+def test_a_corpus_run_gives_its_checksum_and_time() -> None:
+    assert parse_run("start\nchecksum 1.234560e+03 time 0.012500 s\n") == ("1.234560e+03", 0.0125)
+    with pytest.raises(ToolchainError, match="no 'checksum"):
+        parse_run("checksum 1.0\n")
+
+
+CORPUS_RESULTS = {
+    "faster": {"original": Cell(OK, seconds=1.0), "polyopt": Cell(OK, seconds=0.5)},
+    "slower": {"original": Cell(OK, seconds=1.0), "polyopt": Cell(OK, seconds=2.0)},
+    "same": {"original": Cell(OK, seconds=1.0), "polyopt": Cell(OK, seconds=1.0, same_as="original")},
+    "broken": {"original": Cell(OK, seconds=1.0), "polyopt": Cell(WRONG, "checksum differs", seconds=0.1)},
+    "crashed": {"original": Cell(OK, seconds=1.0), "polyopt": Cell(FAILED, "polyopt exited with 1")},
+}
+
+
+def test_the_corpus_table_gives_speedups_and_flags_wrong_checksums() -> None:
+    rows = corpus_rows(CORPUS_RESULTS, ["original", "polyopt"])
+
+    assert rows[0] == ["kernel", "original s", "polyopt s", "polyopt x", "checksum"]
+    assert rows[1] == ["faster", "1.0000", "0.5000", "2.00", "ok"]
+    assert rows[3][3] == "1.00 (= original)"
+    assert rows[4][2:] == ["0.1000", "wrong", "WRONG polyopt"]  # a wrong result's time is no speedup
+    assert rows[5][2:] == ["-", "failed", "FAILED polyopt"]
+    markdown = corpus_table(rows, markdown=True).splitlines()
+    assert markdown[:3] == [
+        "| kernel | original s | polyopt s | polyopt x | checksum |",
+        "|---|---|---|---|---|",
+        "| faster | 1.0000 | 0.5000 | 2.00 | ok |",
+    ]
+    plain = corpus_table(rows, markdown=False).splitlines()
+    assert [line.split()[:4] for line in plain[1:3]] == [["faster", "1.0000", "0.5000", "2.00"], rows[2][:4]]
+    assert plain[0].index("polyopt x") + len("polyopt x") == plain[1].index("2.00") + len("2.00")  # aligned
+
+
+def test_the_corpus_summary_gives_the_mean_the_minimum_and_the_kernels_below_0_9() -> None:
+    assert corpus_summary(CORPUS_RESULTS, "polyopt").splitlines() == [
+        "polyopt: geometric mean speedup 1.00x over 3 kernels, min 0.50x (slower)",
+        "polyopt: 1 kernels below 0.9x: slower 0.50x",
+        "polyopt: WRONG on 1 kernels: broken",
+        "polyopt: FAILED on 1 kernels: crashed",
+    ]
+
+
+CORPUS_TOOL = """#!{python}
+import shutil, sys
+
+source, out = sys.argv[2:]
+shutil.copyfile(source, out)
+if sys.argv[1] == "break":
+    open(out, "w").write(open(source).read().replace("* b[i] + c[i]", "* b[i] + 2 * c[i]"))
+"""
+
+
+def test_a_corpus_is_timed_with_wrong_and_failed_tools_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = (CORPUS / "rec_first_order.c").read_text()
+    (corpus / "recurrence.c").write_text(re.sub(r"#define REPS \d+", "#define REPS 3", text))
+    (corpus / "unused.c").write_text("int main(void) { return 1; }\n")
+    (tmp_path / "tool").write_text(CORPUS_TOOL.format(python=sys.executable))
+    (tmp_path / "tool").chmod(0o755)
+    arguments = ["--corpus", str(corpus), "--kernels", "recurrence", "--runs", "2", "--min-seconds", "0"]
+    arguments += ["--markdown", "--vs", f"{tmp_path / 'tool'} copy {{in}} {{out}}"]
+    arguments += ["--vs", f"{tmp_path / 'tool'} break {{in}} {{out}}", "--vs", "false {in} {out}"]
+
+    assert bench_main(arguments) == 1  # a wrong checksum
+    lines = capsys.readouterr().out.splitlines()
+    assert "commit" in lines[0] and "cores" in lines[0] and lines[0].endswith(shlex.join(arguments))
+    header = "| kernel | original s | polyopt s | tool s | tool-2 s | false s | polyopt x | tool x | tool-2 x |"
+    assert lines[2].startswith(header)
+    cells = lines[4].split(" | ")
+    assert cells[0] == "| recurrence" and float(cells[1]) > 0 and float(cells[2]) > 0
+    assert cells[7:10] == ["1.00 (= original)", "wrong", "failed"]
+    assert cells[10] == "WRONG tool-2, FAILED false |"
+    assert any(line.startswith("tool-2: WRONG on 1 kernels: recurrence") for line in lines)
+    assert bench_main(["--corpus", str(corpus), "--kernels", "recurrence,nosuch"]) == 2

@@ -1,0 +1,33 @@
+/* A data-dependent update in a small 2-D nest, called many times. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 29130
+#endif
+#define N 256
+static float aa[N][N], bb[N][N], cc[N][N];
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      if (aa[i][j] > bb[i][j])
+        cc[i][j] = aa[i][j] - bb[i][j] * 0.5f;
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      aa[i][j] = ((i * 3 + j) % 11) / 11.0f;
+      bb[i][j] = ((i + 5 * j) % 7) / 7.0f;
+      cc[i][j] = 0.0f;
+    }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) sum += cc[i][j];
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

@@ -1,0 +1,30 @@
+/* Conditional update: if (a[i] > 0) b[i] = a[i] c[i] + 0.5 b[i]. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 71607
+#endif
+#define N 32000
+static float a[N], b[N], c[N];
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    if (a[i] > 0.0f)
+      b[i] = a[i] * c[i] + b[i] * 0.5f;
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    a[i] = ((i * 3) % 7) - 3.0f;
+    b[i] = (i % 5) / 5.0f;
+    c[i] = (i % 11) / 11.0f;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++) sum += b[i];
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

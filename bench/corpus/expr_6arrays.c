@@ -1,0 +1,33 @@
+/* A long float expression over six arrays. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 27722
+#endif
+#define N 32000
+static float a[N], b[N], c[N], d[N], e[N], f[N], g[N];
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    a[i] = b[i] * c[i] + d[i] * e[i] - f[i] * g[i] + 0.5f * b[i];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    a[i] = 0.0f;
+    b[i] = (i % 3) / 3.0f;
+    c[i] = (i % 5) / 5.0f;
+    d[i] = (i % 7) / 7.0f;
+    e[i] = (i % 11) / 11.0f;
+    f[i] = (i % 13) / 13.0f;
+    g[i] = (i % 4) / 4.0f;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++) sum += a[i];
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

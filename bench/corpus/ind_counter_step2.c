@@ -1,0 +1,32 @@
+/* An induction variable k advanced by 2 each iteration and used as a subscript. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 124514
+#endif
+#define N 32000
+static float a[N], b[N];
+static int k;
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  k = 0;
+  for (int i = 0; i < N / 2; i++) {
+    a[i] = b[k] + b[k + 1];
+    k += 2;
+  }
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    a[i] = 0.0f;
+    b[i] = (i % 9) / 9.0f;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++) sum += a[i];
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

@@ -1,0 +1,31 @@
+/* Out-of-place transpose of a large double matrix. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 233
+#endif
+#define N 1000
+static double aa[N][N], bt[N][N];
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      bt[j][i] = aa[i][j];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      aa[i][j] = ((i * 7 + j) % 23) / 23.0;
+      bt[i][j] = 0.0;
+    }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) sum += bt[i][j] * (j % 3 + 1);
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

@@ -1,0 +1,35 @@
+/* Argmax: the largest value and its index, updated together under one test. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 4000
+#endif
+#define N 32000
+static float a[N];
+static float m;
+static int k;
+static double total;
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  m = a[0];
+  k = 0;
+  for (int i = 1; i < N; i++)
+    if (a[i] > m) {
+      m = a[i];
+      k = i;
+    }
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    a[i] = ((i * 7919) % 10007) / 10007.0f;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); total += m + k; }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  sum = total;
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

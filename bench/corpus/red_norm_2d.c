@@ -1,0 +1,32 @@
+/* Sum of squares over a small double matrix into a scalar. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 2000
+#endif
+#define N 256
+static double aa[N][N];
+static double s;
+static double total;
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  s = 0.0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      s += aa[i][j] * aa[i][j];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      aa[i][j] = ((i * 5 + j) % 9) / 9.0;
+    }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); total += s; }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  sum = total;
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

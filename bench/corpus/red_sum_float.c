@@ -1,0 +1,30 @@
+/* Sum reduction of a small float vector into a scalar, called many times. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 40000
+#endif
+#define N 4096
+static float a[N];
+static float s;
+static double total;
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  s = 0.0f;
+  for (int i = 0; i < N; i++)
+    s += a[i];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    a[i] = (i % 10) / 10.0f;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); total += s; }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  sum = total;
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

@@ -1,0 +1,31 @@
+/* An update of the upper triangle of a matrix, contracting in place. */
+#include <stdio.h>
+#include <time.h>
+#ifndef REPS
+#define REPS 5342
+#endif
+#define N 512
+static double aa[N][N], bb[N][N];
+static __attribute__((noinline)) void kernel(void) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = i; j < N; j++)
+      aa[i][j] = aa[i][j] * 0.5 + bb[i][j];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      aa[i][j] = ((i + j) % 4) / 4.0;
+      bb[i][j] = ((i * j) % 7) / 70.0;
+    }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int rep = 0; rep < REPS; rep++) { kernel(); }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double sum = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) sum += aa[i][j];
+  printf("checksum %.6e time %.6f s\n", sum, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}
