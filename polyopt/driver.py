@@ -94,6 +94,10 @@ class Setting:
     def values(self) -> dict[str, int]:
         return {name: parameter.value for name, parameter in self.parameters.items()}
 
+    def guessed(self) -> frozenset[str]:
+        """The parameters whose values are not found in the source (``DEFAULT_PARAMETER_VALUE``)."""
+        return frozenset(name for name, parameter in self.parameters.items() if parameter.origin == "default")
+
     def parameter(self, name: str) -> ParameterValue:
         """The value the cost models assume for ``name`` and where it came from."""
         return self.parameters.get(name) or ParameterValue(name, DEFAULT_PARAMETER_VALUE, "default")

@@ -115,7 +115,7 @@ def part(region: Region, scop: Scop, options: Options, setting: Setting, dead: f
     ``dead``: the arrays whose values after it do not matter."""
     original = build_model(scop, isl_context(options))
     start = RegionContext.of(
-        original, compute_dependences(original), options, (), setting.values(), dead, setting.prefix
+        original, compute_dependences(original), options, (), setting.values(), dead, setting.prefix, setting.guessed()
     )
     ctx, rewrites = start, NO_DECISIONS
     for kind in REGION_PASSES:

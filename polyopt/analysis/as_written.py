@@ -1,7 +1,7 @@
 """The region as written, weighed against its transformed schedule: do no harm.
 
-Public: ``AS_WRITTEN_MARGIN``, ``StatementCost``, ``ScheduleScore``, ``AsWrittenChoice``, ``score_schedule``,
-``keeps_reuse``, ``choose_as_written``.
+Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``StatementCost``, ``ScheduleScore``, ``AsWrittenChoice``,
+``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``keeps_reuse``, ``choose_as_written``.
 
 gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
 vectorizes, and their data stay in cache.  A transformed schedule is then worth its code only when it is
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
@@ -48,6 +48,7 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, band_statements, member_map, outermost_bands, parent_mark
 
 AS_WRITTEN_MARGIN = 1.25  # a transformed schedule must be predicted this many times faster
+UNROLLED_TRIP = 16  # gcc -O3 unrolls an inner loop of at most this many iterations completely
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,14 @@ class StatementCost:
     simd: bool
     strides: tuple[str, ...]
     threads: float
+    trip: int | None = None  # iterations of the vector loop per run, when known
 
     def per_instance(self, lanes: int) -> float:
         forward, backward = self.strides.count(FORWARD), self.strides.count(BACKWARD)
         scattered = self.strides.count(SCATTERED)
         if self.simd:
-            return (1 + forward + 2 * backward) / lanes + scattered
+            start = lanes / self.trip if self.trip else 0.0
+            return (1 + forward + 2 * backward) / lanes + scattered + start
         return 1 + forward + backward + 2 * scattered
 
     def cycles(self, lanes: int) -> float:
@@ -129,16 +132,31 @@ def _values(relation: isl.UnionMap, domain: isl.UnionSet) -> isl.Set | None:
     return isl.Set.from_union_set(isl_util.coalesced(values))
 
 
-def _threads(
-    band: isl.ScheduleNode, model: PolyModel, machine: Machine, parameters: Mapping[str, int], work: int
-) -> float:
-    """The threads the parallel loop of ``band`` (its first member) keeps busy at ``parameters``: the
-    cores when each start of the loop runs at least ``work`` instances and it has iterations for them."""
+def _extent(values: isl.Set | None, position: int, parameters: Mapping[str, int]) -> int | None:
+    return isl_util.value_at(isl_util.extent(values, position), parameters) if values is not None else None
+
+
+def loop_trip(band: isl.ScheduleNode, member: int, model: PolyModel, parameters: Mapping[str, int]) -> int | None:
+    """The iterations of band ``member`` over all its instances at ``parameters`` (the extent of its values)."""
     domain = band.get_domain().intersect_params(_fixed_parameters(model, parameters))
-    trips = _values(member_map(band, 0), domain)
-    trip = isl_util.value_at(isl_util.extent(trips, 0), parameters) if trips is not None else None
+    return _extent(_values(member_map(band, member), domain), 0, parameters)
+
+
+def unrolled(trip: int | None) -> bool:
+    """Whether gcc -O3 unrolls a loop of ``trip`` iterations completely (then the loop around it is the
+    one that vectorizes)."""
+    return trip is not None and trip <= UNROLLED_TRIP
+
+
+def loop_threads(
+    band: isl.ScheduleNode, member: int, model: PolyModel, machine: Machine, parameters: Mapping[str, int], work: int
+) -> float:
+    """The threads a parallel loop over band ``member`` keeps busy at ``parameters``: the cores when each start
+    of the loop runs at least ``work`` instances and it has iterations for them, else one."""
+    trip = loop_trip(band, member, model, parameters)
     if not trip or trip < 2:
         return 1.0
+    domain = band.get_domain().intersect_params(_fixed_parameters(model, parameters))
     starts = _values(band.get_prefix_schedule_union_map(), domain)
     entries = box_size(starts) if starts is not None else 1
     instances = instance_count(model, frozenset(band_statements(band)), parameters)
@@ -147,30 +165,82 @@ def _threads(
     return trip / math.ceil(trip / machine.cores)
 
 
+def _carried(timing: isl.UnionMap, dependences: isl.UnionMap, position: int) -> bool:
+    """Whether schedule dimension ``position`` carries a dependence: a pair of dependent instances agrees on
+    the dimensions before it and not on it."""
+    pairs = dependences.apply_domain(timing).apply_range(timing)
+    if pairs.is_empty():
+        return False
+    relation = isl.Map.from_union_map(pairs)
+    return not isl_util.equate_prefix(relation, position).is_subset(isl_util.equate_prefix(relation, position + 1))
+
+
+def _varying(timing: isl.Map) -> list[int]:
+    """The schedule dimensions that take more than one value for the statement, outermost first."""
+    inner = innermost_varying(timing)
+    found: list[int] = []
+    while inner is not None:
+        found.insert(0, inner)
+        inner = innermost_varying(timing.project_out(isl.dim_type.out, inner, timing.dim(isl.dim_type.out) - inner))
+    return found
+
+
 def score_schedule(
-    model: PolyModel, schedule: isl.Schedule, machine: Machine, parameters: Mapping[str, int]
+    model: PolyModel,
+    schedule: isl.Schedule,
+    dependences: isl.UnionMap,
+    machine: Machine,
+    parameters: Mapping[str, int],
 ) -> ScheduleScore:
-    """The predicted cycles of the marked ``schedule`` of ``model`` (module docstring)."""
+    """The predicted cycles of the marked ``schedule`` of ``model`` as gcc compiles it (module docstring):
+    an innermost loop runs in vector lanes when it is marked simd, or when it carries none of
+    ``dependences`` (gcc vectorizes it by itself); an unmarked loop of at most ``UNROLLED_TRIP`` iterations
+    is unrolled, and the loop around it is the one gcc vectorizes."""
     simd = {name for band in _marked(schedule, SIMD_MARK) for name in band_statements(band)}
     threads: dict[str, float] = {}
     for band in _marked(schedule, PARALLEL_MARK):
         mark = parent_mark(band)
-        busy = _threads(band, model, machine, parameters, (mark.work if mark else 0) or machine.parallel_work)
+        work = (mark.work if mark else 0) or machine.parallel_work
+        busy = loop_threads(band, 0, model, machine, parameters, work)
         for name in band_statements(band):
             threads[name] = max(threads.get(name, 1.0), busy)
-    flat = schedule.get_map()
+    flat = schedule.get_map().intersect_domain(schedule.get_domain())
+    lanes = max(1, machine.simd_bytes // ELEMENT_BYTES)
     costs = []
     for name in sorted(model.domains):
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        timing_map = isl.Map.from_union_map(timing)
-        inner = innermost_varying(timing_map)
-        accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
-        strides = tuple(access_direction(timing_map, r.relation, inner) for r in accesses) if inner is not None else ()
-        instances = instance_count(model, frozenset({name}), parameters)
-        costs.append(StatementCost(name, instances, name in simd, strides, threads.get(name, 1.0)))
-    return ScheduleScore(tuple(costs), max(1, machine.simd_bytes // ELEMENT_BYTES))
+        cost = _statement_cost(model, name, flat, name in simd, dependences, parameters)
+        costs.append(replace(cost, threads=threads.get(name, 1.0)))
+    return ScheduleScore(tuple(costs), lanes)
+
+
+def _statement_cost(
+    model: PolyModel,
+    name: str,
+    flat: isl.UnionMap,
+    marked: bool,
+    dependences: isl.UnionMap,
+    parameters: Mapping[str, int],
+) -> StatementCost:
+    """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread."""
+    instances = instance_count(model, frozenset({name}), parameters)
+    domain = isl.UnionSet.from_set(model.domains[name])
+    timing = isl.Map.from_union_map(flat.intersect_domain(domain))
+    loops = _varying(timing)
+    if not loops:
+        return StatementCost(name, instances, False, (), 1.0)
+    values = _values(flat, domain.intersect_params(_fixed_parameters(model, parameters)))
+    inner, simd = loops[-1], marked
+    trip = _extent(values, inner, parameters)
+    if not marked and unrolled(trip) and len(loops) > 1:
+        inner = loops[-2]
+        trip = _extent(values, inner, parameters)
+    simd = simd or not _carried(flat, dependences, inner)
+    accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
+    strides = tuple(access_direction(timing, r.relation, inner) for r in accesses)
+    return StatementCost(name, instances, simd, strides, 1.0, trip)
 
 
 def keeps_reuse(

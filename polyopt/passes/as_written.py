@@ -5,7 +5,8 @@ A simd mark pays in the order as written only with a reduction clause or inside 
 vectorizes a loop that carries no dependence by itself (with its own choice of vector length and
 epilogue), but never reorders a floating-point reduction, and in the body of a parallel loop it reaches
 the arrays through the threads' private copies and shared pointers, whose independence it cannot prove.
-The score counts every legal simd loop as vectorized.
+A loop short enough for gcc to unroll completely gets no mark: the loop around it is the vector loop.
+A parallel loop pays only where its threads start at the region's sizes, when they are all known.
 
 Public: ``AS_WRITTEN``, ``weighed``.
 """
@@ -16,14 +17,23 @@ from dataclasses import replace
 
 import islpy as isl
 
-from polyopt.analysis.as_written import AsWrittenChoice, choose_as_written, keeps_reuse, score_schedule
+from polyopt.analysis.as_written import (
+    AsWrittenChoice,
+    choose_as_written,
+    keeps_reuse,
+    loop_threads,
+    loop_trip,
+    score_schedule,
+    unrolled,
+)
 from polyopt.analysis.vector_loops import VectorLoop
-from polyopt.passes.base import Decisions, RegionContext, run_schedule_passes
+from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.vector import VECTOR
 from polyopt.report import Section
 from polyopt.schedule_tree import band_statements, node_at
+from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
 
 Candidate = tuple[RegionContext, isl.Schedule, Decisions]
@@ -48,7 +58,10 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
     ctx, schedule, decisions = transformed
     if _same_order(schedule, written.model.schedule):
         return transformed
-    parallel, marks = run_schedule_passes(written, written.model.schedule, (PARALLEL,), earlier)
+    parallel, marks = written.model.schedule, earlier
+    if (threads := PARALLEL.plan(written, parallel, earlier)) is not None:
+        threads = _starting(written, parallel, threads)
+        parallel, marks = PARALLEL.apply(written, parallel, threads), marks.then(PARALLEL, threads)
     vector = VECTOR.plan(written, parallel, marks)
     threaded = {name for loop in plan.loops for name in loop.statements} if (plan := marks.plan_of(PARALLEL)) else set()
     paying = VectorPlan(
@@ -57,10 +70,10 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
     original = VECTOR.apply(written, parallel, paying)
     marks = marks.then(VECTOR, paying)
     machine, parameters = written.machine, written.parameters
-    score = score_schedule(written.model, VECTOR.apply(written, parallel, vector), machine, parameters)
+    score = score_schedule(written.model, original, written.deps.full, machine, parameters)
     choice = choose_as_written(
         score,
-        score_schedule(ctx.model, schedule, machine, parameters),
+        score_schedule(ctx.model, schedule, ctx.deps.full, machine, parameters),
         keeps_reuse(written.model, score, machine, parameters),
     )
     if choice.kept:
@@ -70,9 +83,27 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
     return ctx, schedule, decisions.then(AS_WRITTEN, choice)
 
 
+def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:
+    """``plan`` without the loops whose threads never start, when every size of the region is known: their
+    ``if`` clause still costs a call into the OpenMP runtime at each execution (and its outlined body)."""
+    if ctx.guessed:
+        return plan
+    machine = ctx.machine
+
+    def starts(loop: ParallelLoop) -> bool:
+        band = node_at(schedule, loop.path)
+        work = loop.work or machine.parallel_work
+        return loop_threads(band, loop.member, ctx.model, machine, ctx.parameters, work) > 1
+
+    return ParallelPlan(tuple(loop for loop in plan.loops if starts(loop)))
+
+
 def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded: set[str]) -> bool:
     """Whether the simd mark of ``loop`` pays in the order as written (module docstring)."""
-    return bool(loop.reductions) or bool(band_statements(node_at(schedule, loop.path)) & threaded)
+    band = node_at(schedule, loop.path)
+    if unrolled(loop_trip(band, loop.member, ctx.model, ctx.parameters)):
+        return False
+    return bool(loop.reductions) or bool(band_statements(band) & threaded)
 
 
 def _same_order(first: isl.Schedule, second: isl.Schedule) -> bool:

@@ -31,8 +31,8 @@ S = TypeVar("S")
 class RegionContext:
     """What the passes of one region read: its model and ``deps`` (exact), the ``relaxed`` dependences
     (for ``reductions``) that scheduling and loop legality use, and the machine, the parameter values
-    the cost models assume, the arrays ``dead`` after the region, the options and the ``prefix`` of the
-    generated iterators' names."""
+    the cost models assume, the arrays ``dead`` after the region, the options, the ``prefix`` of the
+    generated iterators' names and the parameters whose values are ``guessed`` (not found in the source)."""
 
     model: PolyModel
     deps: Dependences
@@ -42,6 +42,7 @@ class RegionContext:
     dead: frozenset[str]
     options: Options
     prefix: str = "c"
+    guessed: frozenset[str] = frozenset()
 
     @property
     def machine(self) -> Machine:
@@ -56,10 +57,15 @@ class RegionContext:
         parameters: Mapping[str, int] | None = None,
         dead: frozenset[str] = frozenset(),
         prefix: str = "c",
+        guessed: frozenset[str] = frozenset(),
     ) -> RegionContext:
-        """The context of ``model``; a parameter without a value in ``parameters`` is ``DEFAULT_PARAMETER_VALUE``."""
-        values = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | dict(parameters or {})
-        return RegionContext(model, deps, relax(model, deps, reductions), reductions, values, dead, options, prefix)
+        """The context of ``model``; a parameter without a value in ``parameters`` is ``DEFAULT_PARAMETER_VALUE``,
+        and guessed."""
+        given = dict(parameters or {})
+        values = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | given
+        guessed = guessed | {name for name in model.scop.parameters if name not in given}
+        relaxed = relax(model, deps, reductions)
+        return RegionContext(model, deps, relaxed, reductions, values, dead, options, prefix, frozenset(guessed))
 
     def rewritten(self, scop: Scop) -> RegionContext:
         """The context of ``scop`` (a rewrite of the region) modelled again, without reductions."""

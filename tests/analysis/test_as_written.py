@@ -16,6 +16,7 @@ from polyopt.analysis.as_written import (
     keeps_reuse,
     score_schedule,
 )
+from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
@@ -23,6 +24,10 @@ from polyopt.model import PolyModel
 ModelOf = Callable[[str], PolyModel]
 MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
 LANES = 8
+
+
+def _dependences(model: PolyModel) -> isl.UnionMap:
+    return compute_dependences(model).full
 
 
 def _score(speed: float) -> ScheduleScore:
@@ -68,20 +73,20 @@ DIAGONAL = "for (i = 1; i < 256; i++)\n  for (j = 1; j < 256; j++)\n    a[i][j] 
 
 def test_score_of_the_order_as_written_and_of_a_skewed_order(model_of: ModelOf) -> None:
     model = model_of(DIAGONAL, "float a[256][256], b[256][256];\n")
-    written = score_schedule(model, model.schedule, MACHINE, {})
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
     (statement,) = written.statements
-    assert statement.strides.count(FORWARD) == 3 and not statement.simd
+    assert statement.strides.count(FORWARD) == 3 and statement.simd  # j carries no dependence: gcc vectorizes it
     skewed = isl.Schedule.from_domain(isl.UnionSet.from_set(model.domains["S0"])).insert_partial_schedule(
         isl.MultiUnionPwAff("[{ S0[i, j] -> [(i - j)] }, { S0[i, j] -> [(i)] }]")
     )
-    (walked,) = score_schedule(model, skewed, MACHINE, {}).statements
+    (walked,) = score_schedule(model, skewed, _dependences(model), MACHINE, {}).statements
     assert walked.strides.count(BACKWARD) == 0 and walked.strides.count(FORWARD) == 0
     assert walked.strides.count(SCATTERED) == 3
 
 
 def test_an_outer_iteration_that_fits_in_cache_keeps_its_reuse(model_of: ModelOf) -> None:
     model = model_of(DIAGONAL, "float a[256][256], b[256][256];\n")
-    written = score_schedule(model, model.schedule, MACHINE, {})
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
     assert keeps_reuse(model, written, MACHINE, {}) is None
 
 
@@ -91,5 +96,19 @@ def test_a_matrix_product_loses_reuse_in_the_order_as_written(model_of: ModelOf)
         "      c[i][j] += a[i][k] * b[k][j];\n"
     )
     model = model_of(body, "double a[2000][2000], b[2000][2000], c[2000][2000];\n")
-    written = score_schedule(model, model.schedule, MACHINE, {})
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
     assert keeps_reuse(model, written, MACHINE, {}) is not None
+
+
+def test_a_short_inner_loop_is_unrolled_and_the_loop_around_it_vectorizes(model_of: ModelOf) -> None:
+    body = (
+        "for (i = 0; i < 4000; i++) {\n  out[i] = 0;\n  for (k = 0; k < 16; k++)\n    out[i] += x[i + k] * w[k];\n}\n"
+    )
+    model = model_of(body, "float out[4000], x[4016], w[16];\n")
+    costs = {
+        cost.statement: cost
+        for cost in score_schedule(model, model.schedule, _dependences(model), MACHINE, {}).statements
+    }
+    update = costs["S1"]
+    assert update.simd and update.trip == 4000
+    assert update.strides.count(FORWARD) == 3  # out[i] read and written, x[i + k]; w[k] stays in a register
