@@ -1,6 +1,7 @@
 """The region as written, weighed against its transformed schedule: do no harm.
 
-Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``StatementCost``, ``ScheduleScore``, ``AsWrittenChoice``,
+Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``UNROLLED_BODY``, ``StatementCost``, ``ScheduleScore``,
+``AsWrittenChoice``,
 ``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``keeps_reuse``, ``choose_as_written``.
 
 gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
@@ -48,7 +49,8 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_nodes, band_statements, member_map, outermost_bands, parent_mark
 
 AS_WRITTEN_MARGIN = 1.25  # a transformed schedule must be predicted this many times faster
-UNROLLED_TRIP = 16  # gcc -O3 unrolls an inner loop of at most this many iterations completely
+UNROLLED_TRIP = 16  # gcc -O3 unrolls an inner loop of at most this many iterations completely,
+UNROLLED_BODY = 64  # and the loops around it while their bodies multiply to at most this many copies
 
 
 @dataclass(frozen=True)
@@ -194,8 +196,9 @@ def score_schedule(
 ) -> ScheduleScore:
     """The predicted cycles of the marked ``schedule`` of ``model`` as gcc compiles it (module docstring):
     an innermost loop runs in vector lanes when it is marked simd, or when it carries none of
-    ``dependences`` (gcc vectorizes it by itself); an unmarked loop of at most ``UNROLLED_TRIP`` iterations
-    is unrolled, and the loop around it is the one gcc vectorizes."""
+    ``dependences`` (gcc vectorizes it by itself); unmarked loops of at most ``UNROLLED_TRIP`` iterations
+    (``UNROLLED_BODY`` copies of the body in all) are unrolled, and the loop around them is the one gcc
+    vectorizes."""
     simd = {name for band in _marked(schedule, SIMD_MARK) for name in band_statements(band)}
     threads: dict[str, float] = {}
     for band in _marked(schedule, PARALLEL_MARK):
@@ -232,10 +235,12 @@ def _statement_cost(
     if not loops:
         return StatementCost(name, instances, False, (), 1.0)
     values = _values(flat, domain.intersect_params(_fixed_parameters(model, parameters)))
-    inner, simd = loops[-1], marked
+    inner, simd = loops.pop(), marked
     trip = _extent(values, inner, parameters)
-    if not marked and unrolled(trip) and len(loops) > 1:
-        inner = loops[-2]
+    body = 1
+    while not marked and unrolled(trip) and loops and body * (trip or 1) <= UNROLLED_BODY:
+        body *= trip or 1
+        inner = loops.pop()
         trip = _extent(values, inner, parameters)
     simd = simd or not _carried(flat, dependences, inner)
     accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
