@@ -40,7 +40,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.footprint import ELEMENT_BYTES, iteration_bytes
-from polyopt.analysis.fusion_cost import box_size, data_bytes, instance_count
+from polyopt.analysis.fusion_cost import data_bytes, instance_count
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, access_direction, innermost_varying
 from polyopt.analysis.tile_facts import resident_level
 from polyopt.machine import Machine
@@ -153,16 +153,13 @@ def unrolled(trip: int | None) -> bool:
 def loop_threads(
     band: isl.ScheduleNode, member: int, model: PolyModel, machine: Machine, parameters: Mapping[str, int], work: int
 ) -> float:
-    """The threads a parallel loop over band ``member`` keeps busy at ``parameters``: the cores when each start
-    of the loop runs at least ``work`` instances and it has iterations for them, else one."""
+    """The threads a parallel loop over band ``member`` keeps busy at ``parameters``: the cores when its
+    statements run at least ``work`` instances (its ``if`` clause; one parallel region holds the loop's runs
+    inside sequential loops) and it has iterations for them, else one."""
     trip = loop_trip(band, member, model, parameters)
     if not trip or trip < 2:
         return 1.0
-    domain = band.get_domain().intersect_params(_fixed_parameters(model, parameters))
-    starts = _values(band.get_prefix_schedule_union_map(), domain)
-    entries = box_size(starts) if starts is not None else 1
-    instances = instance_count(model, frozenset(band_statements(band)), parameters)
-    if instances < work * max(1, entries):
+    if instance_count(model, frozenset(band_statements(band)), parameters) < work:
         return 1.0
     return trip / math.ceil(trip / machine.cores)
 

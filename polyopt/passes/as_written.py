@@ -53,22 +53,16 @@ AS_WRITTEN = AsWrittenPass()
 
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
     """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
-    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
-    ``transformed`` itself when it runs the original order."""
+    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps.
+    When ``transformed`` runs the original order it is kept with its own simd loops, less the parallel loops
+    whose threads never start."""
     ctx, schedule, decisions = transformed
-    if _same_order(schedule, written.model.schedule):
+    same = _same_order(schedule, written.model.schedule)
+    if same and _parallel_loops(decisions) == _parallel_loops(_marked(written, earlier, all_simd=True)[1]):
         return transformed
-    parallel, marks = written.model.schedule, earlier
-    if (threads := PARALLEL.plan(written, parallel, earlier)) is not None:
-        threads = _starting(written, parallel, threads)
-        parallel, marks = PARALLEL.apply(written, parallel, threads), marks.then(PARALLEL, threads)
-    vector = VECTOR.plan(written, parallel, marks)
-    threaded = {name for loop in plan.loops for name in loop.statements} if (plan := marks.plan_of(PARALLEL)) else set()
-    paying = VectorPlan(
-        tuple(replace(loop, simd=loop.simd and _pays(written, parallel, loop, threaded)) for loop in vector.loops)
-    )
-    original = VECTOR.apply(written, parallel, paying)
-    marks = marks.then(VECTOR, paying)
+    original, marks = _marked(written, earlier, all_simd=same)
+    if same:
+        return written, original, marks
     machine, parameters = written.machine, written.parameters
     score = score_schedule(written.model, original, written.deps.full, machine, parameters)
     choice = choose_as_written(
@@ -81,6 +75,27 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
         candidates = fusion.plan.candidates if fusion is not None else ()
         return written, original, marks.then(AS_WRITTEN, replace(choice, candidates=candidates))
     return ctx, schedule, decisions.then(AS_WRITTEN, choice)
+
+
+def _parallel_loops(decisions: Decisions) -> int:
+    plan = decisions.plan_of(PARALLEL)
+    return len(plan.loops) if plan is not None else 0
+
+
+def _marked(written: RegionContext, earlier: Decisions, all_simd: bool) -> tuple[isl.Schedule, Decisions]:
+    """The original order of ``written`` with the parallel loops whose threads start and the simd loops that
+    pay (every legal one with ``all_simd``), and ``earlier`` followed by their plans."""
+    schedule, marks = written.model.schedule, earlier
+    if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
+        threads = _starting(written, schedule, threads)
+        schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
+    vector = VECTOR.plan(written, schedule, marks)
+    if not all_simd:
+        threaded = {name for loop in threads.loops for name in loop.statements} if threads else set()
+        vector = VectorPlan(
+            tuple(replace(loop, simd=loop.simd and _pays(written, schedule, loop, threaded)) for loop in vector.loops)
+        )
+    return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
 
 
 def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:
