@@ -10,7 +10,7 @@ from polyopt.frontend.extract_state import Context, ExtractorState
 from polyopt.frontend.scop import Affine, BinOp, Compare, Condition, Const, Logic, Neg, Not, Select, Var
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # the generated loop iterators are 'int'
-_AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
+AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
 _COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 
 
@@ -64,7 +64,7 @@ class AffineExpressions(ExtractorState):
         if isinstance(node, c_ast.TernaryOp):
             return Select(self.condition(node.cond, ctx), self.affine(node.iftrue, ctx), self.affine(node.iffalse, ctx))
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-            op = _AFFINE_CALLS.get(node.name.name)
+            op = AFFINE_CALLS.get(node.name.name)
             args = node.args.exprs if node.args is not None else []
             if op is not None and len(args) == 2:
                 divisor = replace(ctx, numeric=True) if op in ("floord", "ceild") else ctx

@@ -15,7 +15,7 @@ from pycparser import c_ast, c_parser
 from polyopt.diagnostics import InputError, Location, UnsupportedRegion
 from polyopt.frontend.regions import Region, blank_comments, polyopt_pragmas
 
-_C_TYPE_WORDS = {
+C_TYPE_WORDS = {
     "void",
     "char",
     "short",
@@ -38,7 +38,7 @@ _C_TYPE_WORDS = {
     "auto",
     "inline",
 }
-_C_KEYWORDS = _C_TYPE_WORDS | {
+_C_KEYWORDS = C_TYPE_WORDS | {
     "if",
     "else",
     "for",
