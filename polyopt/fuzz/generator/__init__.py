@@ -90,6 +90,7 @@ loop headers), one module per family of nests, ``shrink`` (``smaller_variants``)
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from polyopt.fuzz.generator.builder import Builder
 from polyopt.fuzz.generator.data_dependent import data_dependent
@@ -97,6 +98,7 @@ from polyopt.fuzz.generator.declared import declared
 from polyopt.fuzz.generator.in_place import in_place
 from polyopt.fuzz.generator.library import library, rank_k, section, square
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
+from polyopt.fuzz.generator.macros import macros
 from polyopt.fuzz.generator.mixed import mixed, pointer_nest
 from polyopt.fuzz.generator.pivots import pivot_updates
 from polyopt.fuzz.generator.program import (
@@ -142,7 +144,7 @@ __all__ = [
 
 
 # the kinds of nest that ``generate`` can be restricted to
-FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square")
+FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square", "macros")
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -186,6 +188,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return rank_k(builder)
     if kind == "square":
         return square(builder)
+    if kind == "macros":
+        return macros(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
@@ -206,4 +210,5 @@ def generate(seed: int, family: str | None = None) -> Program:
     pointer = 2 * builder.pointer_reach + 1 if builder.pointer_reach else 0
     arrays = tuple(builder.arrays + builder.extra)
     sizes, constants = tuple(builder.sizes), tuple(builder.constants)
-    return Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)
+    program = Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)
+    return replace(program, macros=tuple(builder.macros))
