@@ -16,8 +16,9 @@ one operand wherever the region puts it and brings nothing the model would miss:
 - the region neither writes nor declares the macro's name or a name that its expansion brings (for a
   function-like macro, the names of its arguments aside: the model reads them as a pure call's);
 - a function-like macro is not named like the helpers that the model reads with their usual meaning
-  (``min``, ``max``, ``MIN``, ``MAX``, ``floord``, ``ceild``), and its arguments hold no occurrence
-  that is replaced.
+  (``min``, ``max``, ``MIN``, ``MAX``, ``floord``, ``ceild``), does not stand where the model needs an
+  affine expression (a loop's header, an ``if`` condition, a subscript: the model reads no call there),
+  and its arguments hold no occurrence that is replaced.
 
 So PolyBench's ``_PB_N``, ``DATA_TYPE``, ``SCALAR_VAL(0.5)`` and ``SQRT_FUN(x)`` stay as written.  Any
 other occurrence (a whole invocation, for a function-like macro) is replaced by its expansion before
@@ -209,6 +210,7 @@ class _Reader:
     invocations: Mapping[str, str] | None
     location: Location
     region: Region
+    affine: frozenset[tuple[int, int]]  # (line, column) of each call where the model needs an affine expression
 
     def text(self, occurrence: _Occurrence) -> str:
         return self.body[occurrence.start : occurrence.end]
@@ -235,6 +237,9 @@ class _Reader:
         if occurrence.invocation:
             brought -= {token.text for token in _tokens(self.text(occurrence)) if token.kind == "name"}
             if occurrence.name in AFFINE_CALLS or not all(self.kept(inner) for inner in occurrence.inner):
+                return False
+            where = self.where(occurrence)
+            if (where.line, where.column) in self.affine:
                 return False
         return (
             _operand(tokens)
@@ -264,6 +269,20 @@ class Expanded:
     macros: tuple[str, ...]
 
 
+def _affine_calls(tree: c_ast.Node) -> frozenset[tuple[int, int]]:
+    """The (line, column) of each call in a loop's header, an ``if`` condition or a subscript of ``tree``."""
+    parts: list[c_ast.Node | None] = []
+    for node in _nodes(tree):
+        if isinstance(node, c_ast.For):
+            parts += [node.init, node.cond, node.next]
+        elif isinstance(node, c_ast.If):
+            parts.append(node.cond)
+        elif isinstance(node, c_ast.ArrayRef):
+            parts.append(node.subscript)
+    calls = [call for part in parts if part is not None for call in _nodes(part) if isinstance(call, c_ast.FuncCall)]
+    return frozenset((call.coord.line, call.coord.column) for call in calls if call.coord is not None)
+
+
 def _declared(tree: c_ast.Node) -> set[str]:
     """The names that ``tree`` declares."""
     return {node.name for node in _nodes(tree) if isinstance(node, c_ast.Decl) and node.name}
@@ -281,7 +300,7 @@ def expand_macros(
     tokens = _tokens(body)
     objects = {name for name, macro in place.macros.items() if macro.parameters is None}
     occurrences = _occurrences(tokens, _functions(place), objects & set(place.expansions))
-    reader = _Reader(body, frozenset(bound), place, invocations, region.location, region)
+    reader = _Reader(body, frozenset(bound), place, invocations, region.location, region, _affine_calls(tree))
     starts = {token.start: index for index, token in enumerate(tokens)}
     for occurrence in occurrences:
         if not occurrence.invocation:
