@@ -50,6 +50,8 @@ families, each at the edge of a rewrite's precondition:
   ``A`` from ``B``; jacobi-1d, jacobi-2d, fdtd-2d), over one or two space dimensions, two or three
   arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them, or
   one array swept in place (seidel-2d);
+- expression macros (``macros``), object-like and function-like, with and without parentheses, chained
+  (``#define W1 W0*2``, ``#define F0(x) x+n``), in loop bounds, steps, subscripts and guards;
 - forward or backward substitution with a triangular matrix (``x[i] -= 0.25 * L[i][j] * x[j]`` for
   ``j < i``, or ``j > i`` with ``i`` descending; trisolv), sometimes after a copy of a right-hand side
   and before a scaling by the diagonal, for the wavefronts of two-member bands.
