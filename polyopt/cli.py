@@ -173,19 +173,21 @@ def _tile_sizes_source(flags: dict[str, Any]) -> str | None:
 
 def _options(flags: dict[str, Any]) -> Options:
     """The validated ``Options`` of the command-line flags (click's parameters by name);
-    a usage error when they are invalid."""
+    a usage error when they are invalid.  A fusion policy or tile sizes asked for by name transform the
+    region as asked: the order as written is then no candidate."""
     _conflicts(flags)
     try:
         tile_sizes = _tile_sizes_source(flags)
         sizes = parse_tile_sizes(tile_sizes) if tile_sizes is not None else ()
         dead = frozenset(name.strip() for names in flags["assume_dead"] for name in names.split(",") if name.strip())
+        asked = _fusion(flags) != DEFAULT_FUSION or sizes or flags["fixed_tile_size"] is not None or flags["l2tile"]
         return Options(
             identity=flags["identity"],
             fusion=_fusion(flags),
             parallel=not flags["noparallel"],
             reassociate=not flags["no_reassociate"],
             expand=not flags["no_expand"],
-            as_written=not flags["no_as_written"],
+            as_written=not (flags["no_as_written"] or asked),
             assume_dead=dead,
             blas=flags["blas"],
             microkernel=flags["microkernel"],

@@ -19,7 +19,7 @@ from polyopt import isl_util
 from polyopt.analysis.dependences import Dependences, carrying_loops
 from polyopt.analysis.library_choice import LibraryChoice, ProbeNeeded
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
-from polyopt.diagnostics import Location, RegionSyntaxError, UnsupportedRegion, format_message
+from polyopt.diagnostics import InputError, Location, RegionSyntaxError, UnsupportedRegion, format_message
 from polyopt.emit.blas import library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
@@ -31,8 +31,16 @@ from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import check_parameter_macros, extract_scop, region_identifiers
 from polyopt.frontend.gnu import readable
 from polyopt.frontend.liveness import live_after
+from polyopt.frontend.macros import (
+    expand_macros,
+    file_macros_check,
+    invocation_probes,
+    region_probes,
+    restore_positions,
+)
 from polyopt.frontend.params import (
     DEFAULT_PARAMETER_VALUE,
+    MacrosAt,
     ParameterValue,
     Preprocessed,
     gcc_accepts,
@@ -125,18 +133,34 @@ def optimize_file(
         library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
     prefix = _iterator_prefix(text)
     accepted = cache(partial(gcc_accepts, text, filename, options.cpp_flags))
-    bodies = [_region_body(region, plain, accepted) for region in regions]
-    identifiers = [region_identifiers(body) if isinstance(body, c_ast.Compound) else frozenset() for body in bodies]
-    probes = constant_probes(plain, sorted(frozenset().union(*identifiers)))
-    preprocessed = preprocess(text, filename, probes, options.cpp_flags) if probes else Preprocessed({}, {})
+    written = [_region_body(region, plain, accepted) for region in regions]
+    names = [region_identifiers(body) if isinstance(body, c_ast.Compound) else frozenset() for body in written]
+    probes = constant_probes(plain, sorted(frozenset().union(*names)))
+    at = [
+        (r.start, region_probes(r) if isinstance(b, c_ast.Compound) else [])
+        for r, b in zip(regions, written, strict=True)
+    ]
+    preprocessed = (
+        preprocess(text, filename, probes, options.cpp_flags, at=at) if probes or regions else Preprocessed({}, {})
+    )
+    places = preprocessed.places or (None,) * len(regions)
+    invocations = _invocations(text, filename, regions, places, options.cpp_flags)
+    bodies = [
+        _expanded_body(region, plain, body, place, expanded) if isinstance(body, c_ast.Compound) else body
+        for region, body, place, expanded in zip(regions, written, places, invocations, strict=True)
+    ]
     scops = [
-        _region_scop(region, plain, body, named_constants(plain, region, names, preprocessed))
+        _region_scop(
+            region, plain, body, named_constants(plain, region, region_identifiers(body), _at(preprocessed, place))
+        )
         if isinstance(body, c_ast.Compound)
         else body
-        for region, body, names in zip(regions, bodies, identifiers, strict=True)
+        for region, body, place in zip(regions, bodies, places, strict=True)
     ]
-    names = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
-    values, failure = parameter_values(text, filename, names, dict(options.params), options.cpp_flags, preprocessed)
+    parameters = [name for scop in scops if isinstance(scop, Scop) for name in scop.parameters]
+    values, failure = parameter_values(
+        text, filename, parameters, dict(options.params), options.cpp_flags, preprocessed
+    )
     outcomes: list[RegionOutcome] = []
     for region, scop in zip(regions, scops, strict=True):
         if not isinstance(scop, Scop):
@@ -176,6 +200,51 @@ def _region_body(region: Region, text: str, gcc_accepts: Callable[[], bool | Non
         reason = f"polyopt cannot read it ({error.message}); gcc accepts the file"
         unreadable = UnsupportedRegion(reason, error.location)
         return RegionOutcome(region, None, None, (unreadable.warning(),))
+
+
+def _invocations(
+    text: str, filename: str, regions: list[Region], places: tuple[MacrosAt | None, ...], cpp_flags: tuple[str, ...]
+) -> list[Mapping[str, str] | None]:
+    """Per region, the expansions at the region of its invocations of function-like macros (one more gcc run,
+    when a region has one), or None when the preprocessor failed on them."""
+    at = [
+        (region.start, invocation_probes(region, place) if place else [])
+        for region, place in zip(regions, places, strict=True)
+    ]
+    if not any(probes for _, probes in at):
+        return [{} for _ in regions]
+    found = preprocess(text, filename, [], cpp_flags, at=at).places or (None,) * len(regions)
+    return [place.expansions if place is not None else None for place in found]
+
+
+def _at(preprocessed: Preprocessed, place: MacrosAt | None) -> Preprocessed:
+    """``preprocessed`` with the macros and expansions at one region (``place``), when known."""
+    if place is None:
+        return preprocessed
+    return replace(preprocessed, expansions={**preprocessed.expansions, **place.expansions}, macros=place.macros)
+
+
+def _expanded_body(
+    region: Region, text: str, body: c_ast.Compound, place: MacrosAt | None, invocations: Mapping[str, str] | None
+) -> c_ast.Compound | RegionOutcome:
+    """The region parsed as gcc reads it: its macros that cannot keep their names replaced by their expansions
+    (``polyopt.frontend.macros``); or the outcome that keeps it as written."""
+    try:
+        if place is None:
+            file_macros_check(region, text)
+            return body
+        expanded = expand_macros(region, body, place, invocations)
+        if expanded is None:
+            return body
+        try:
+            tree = parse_region(replace(region, body=expanded.body), text)
+        except InputError as error:
+            macros = ", ".join(f"'{name}'" for name in expanded.macros)
+            raise UnsupportedRegion(f"with macro(s) {macros} expanded, {error.message}", error.location) from None
+        restore_positions(tree, expanded)
+        return tree
+    except UnsupportedRegion as unsupported:
+        return RegionOutcome(region, None, None, (unsupported.warning(),))
 
 
 def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int]) -> Scop | RegionOutcome:

@@ -92,14 +92,17 @@ FLAGS = (
         ("--no-as-written",),
         "Do not weigh each region's original order against its transformed schedule: always transform "
         "(by default the region keeps its order, with the parallel and simd marks that pay, unless the "
-        "transformed schedule is predicted clearly faster).",
+        "transformed schedule is predicted clearly faster; --fuse other than model, --tile-sizes, "
+        "--fixed-tile-size and --l2tile transform as asked).",
         "as_written",
         (
             (
                 "`--no-as-written`",
                 "always use the transformed schedule; by default each region keeps its original order (with the "
                 "parallel and simd loops that pay) unless the cost model predicts the transformed schedule "
-                "clearly faster (see [The region as written](#the-region-as-written))",
+                "clearly faster (see [The region as written](#the-region-as-written)); `--fuse` other than "
+                "`model`, `--tile-sizes` (or a `tile.sizes` file), `--fixed-tile-size` and `--l2tile` transform "
+                "as asked",
             ),
         ),
         kind=SWITCH,

@@ -12,7 +12,7 @@ from polyopt.frontend.extract_state import Context, ExtractorState, node_locatio
 from polyopt.frontend.locals import member_name, members_overlap, renamed
 from polyopt.frontend.scop import Access, Statement, StmtRef, Subscript, Unknown
 
-_SIDE_EFFECT_CALLS = {
+SIDE_EFFECT_CALLS = {
     "printf",
     "fprintf",
     "sprintf",
@@ -135,7 +135,7 @@ class Accesses(ExtractorState):
                 reads.append(access)
         elif isinstance(node, c_ast.FuncCall):
             name = _call_name(node)
-            if name in _SIDE_EFFECT_CALLS or not isinstance(node.name, c_ast.ID):
+            if name in SIDE_EFFECT_CALLS or not isinstance(node.name, c_ast.ID):
                 raise self.fail(f"call to '{name}' may have side effects", node)
             if unknown_builtin(name):
                 raise self.fail(f"call to GCC builtin '{name}', which is not a pure math function", node)

@@ -10,7 +10,7 @@ from polyopt.frontend.extract_state import Context, ExtractorState
 from polyopt.frontend.scop import Affine, BinOp, Compare, Condition, Const, Logic, Neg, Not, Select, Var
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # the generated loop iterators are 'int'
-_AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
+AFFINE_CALLS = {"min": "min", "max": "max", "MIN": "min", "MAX": "max", "floord": "floord", "ceild": "ceild"}
 _COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 
 
@@ -26,15 +26,15 @@ def int_literal(text: str) -> int | None:
         return None
 
 
-def _const_value(expr: Affine) -> int | None:
+def const_value(expr: Affine) -> int | None:
     """The value of a constant affine tree, or None."""
     if isinstance(expr, Const):
         return expr.value
     if isinstance(expr, Neg):
-        inner = _const_value(expr.operand)
+        inner = const_value(expr.operand)
         return None if inner is None else -inner
     if isinstance(expr, BinOp) and expr.op in ("+", "-", "*"):
-        left, right = _const_value(expr.left), _const_value(expr.right)
+        left, right = const_value(expr.left), const_value(expr.right)
         if left is None or right is None:
             return None
         return {"+": left + right, "-": left - right, "*": left * right}[expr.op]
@@ -64,7 +64,7 @@ class AffineExpressions(ExtractorState):
         if isinstance(node, c_ast.TernaryOp):
             return Select(self.condition(node.cond, ctx), self.affine(node.iftrue, ctx), self.affine(node.iffalse, ctx))
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-            op = _AFFINE_CALLS.get(node.name.name)
+            op = AFFINE_CALLS.get(node.name.name)
             args = node.args.exprs if node.args is not None else []
             if op is not None and len(args) == 2:
                 divisor = replace(ctx, numeric=True) if op in ("floord", "ceild") else ctx
@@ -83,14 +83,14 @@ class AffineExpressions(ExtractorState):
         left = self.affine(node.left, self.where_numeric(node, node.left, ctx))
         right = self.affine(node.right, self.where_numeric(node, node.right, ctx))
         if node.op == "*":
-            if _const_value(left) is None and _const_value(right) is None:
+            if const_value(left) is None and const_value(right) is None:
                 raise self.fail("product of two variables is not affine", node)
         elif node.op in ("/", "%"):
             self.positive_constant(right, node)
         return BinOp(node.op, left, right)
 
     def positive_constant(self, expr: Affine, node: c_ast.Node) -> None:
-        value = _const_value(expr)
+        value = const_value(expr)
         if value is None or value <= 0:
             raise self.fail("division by a non-constant or non-positive value is not affine", node)
 

@@ -9,7 +9,7 @@ from typing import TypeVar
 from pycparser import c_ast
 
 from polyopt.diagnostics import UnsupportedRegion
-from polyopt.frontend.affine_expressions import int_literal
+from polyopt.frontend.affine_expressions import const_value, int_literal
 from polyopt.frontend.declarations import declarator_type
 from polyopt.frontend.extract_state import Context, ExtractorState
 from polyopt.frontend.locals import declaration_problem, type_spelling
@@ -172,6 +172,9 @@ class ControlFlow(ExtractorState):
             return value if step.op == "+=" else -value
         if step.op in ("+=", "-=") and isinstance(rvalue, c_ast.Constant):
             value = int_literal(rvalue.value) or 0
+            return value if step.op == "+=" else -value
+        if step.op in ("+=", "-=") and self.constant_expression(rvalue, Context()):  # a macro's expansion: 5 + 1
+            value = const_value(self.affine(rvalue, Context(numeric=True))) or 0
             return value if step.op == "+=" else -value
         if (
             step.op == "="

@@ -16,7 +16,7 @@ from polyopt.diagnostics import Location, RegionSyntaxError, UnsupportedRegion
 from polyopt.frontend.gnu import unmodelled
 from polyopt.frontend.regions import Region, blank_comments, polyopt_pragmas
 
-_C_TYPE_WORDS = {
+C_TYPE_WORDS = {
     "void",
     "char",
     "short",
@@ -39,7 +39,7 @@ _C_TYPE_WORDS = {
     "auto",
     "inline",
 }
-_C_KEYWORDS = _C_TYPE_WORDS | {
+_C_KEYWORDS = C_TYPE_WORDS | {
     "if",
     "else",
     "for",

@@ -1,6 +1,6 @@
 """Turn a parsed region into a ``Scop``: statements, domains, accesses, loop tree.
 
-Public: ``check_parameter_macros``, ``extract_scop``, ``region_identifiers``.  Anything outside the
+Public: ``check_parameter_macros``, ``extract_scop``, ``region_identifiers``, ``written_names``.  Anything outside the
 polyhedral model raises ``UnsupportedRegion`` with the reason and the position of the construct.
 
 Calls inside statements are assumed to be pure functions or macros (as
@@ -36,7 +36,7 @@ from polyopt.frontend.locals import clashing_declarations
 from polyopt.frontend.scop import Scop
 
 
-def _written_names(region: c_ast.Node) -> set[str]:
+def written_names(region: c_ast.Node) -> set[str]:
     """Base names of every lvalue in the region (assignments and ++/--)."""
     names: set[str] = set()
 
@@ -86,7 +86,7 @@ def extract_scop(
     """Build the region's ``Scop`` with the ``declarations`` visible at it (calls are summarized from
     the functions of ``file_text``) and the named integer ``constants`` (used by value where a number
     is needed: a divisor, a factor, a step); raise ``UnsupportedRegion`` when it is not affine."""
-    written = _written_names(region)
+    written = written_names(region)
     declarations = declarations or Declarations()
     identifiers = region_identifiers(region)
     extractor = _Extractor(

@@ -22,8 +22,11 @@ in this order:
    or the name does not expand to such a number (a function parameter ``n``).
 
 Public: ``ParameterValue``, ``DEFAULT_PARAMETER_VALUE``, ``PREPROCESS_TIMEOUT``, ``Preprocessed``, ``preprocess``,
-``parameter_values``, ``integer_value``, ``gcc_accepts`` (whether gcc compiles the file at all, run the same way:
-a region that pycparser cannot read is then kept as written instead of failing the file).
+``parameter_values``, ``integer_value``, ``MacrosAt``, ``gcc_accepts`` (whether gcc compiles the file at all,
+run the same way: a region that pycparser cannot read is then kept as written instead of failing the file).
+
+``preprocess`` can also probe names at given places of the file (the start of each region), for
+the macros in effect there and their expansions (``polyopt.frontend.macros``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from polyopt.toolchain import CC
 DEFAULT_PARAMETER_VALUE = 1024
 PREPROCESS_TIMEOUT = 10.0  # seconds for the one gcc run of a call
 _MARKER = "__polyopt_value__"
+_PLACE_PREFIX = "__polyopt_place"
+_PLACE = _PLACE_PREFIX + "{}__"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _C_INTEGER = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
 _LINE_MARKER = re.compile(r'#\s*\d+\s+"((?:[^"\\]|\\.)*)"')
@@ -116,10 +121,21 @@ def _integer(expansion: str) -> int | None:
 
 @dataclass(frozen=True)
 class _Macro:
-    """A macro in effect at the end of the file: the file that defines it (as gcc names it) and its body."""
+    """A macro in effect: the file that defines it (as gcc names it), its body and, for a function-like
+    macro, its parameter list as written (``"(x, y)"``; None for an object-like macro)."""
 
     file: str
     body: str
+    parameters: str | None = None
+
+
+@dataclass(frozen=True)
+class MacrosAt:
+    """What gcc gives at one place of the file: the macros in effect there and the expansions of
+    the names (or invocations) probed there."""
+
+    macros: Mapping[str, _Macro]
+    expansions: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -131,6 +147,7 @@ class Preprocessed:
     macros: Mapping[str, _Macro]
     failure: str | None = None
     redefined: frozenset[str] = frozenset()
+    places: tuple[MacrosAt | None, ...] = ()  # one per place of ``preprocess``'s ``at``; None: not compiled
 
     def chain(self, name: str) -> list[str]:
         """The macros on the chain from ``name`` (see ``_chain``)."""
@@ -149,16 +166,34 @@ def _failure(stderr: bytes, filename: str) -> str:
     return error.replace("<stdin>", filename)
 
 
+def _with_places(text: str, at: Sequence[tuple[int, Sequence[str]]]) -> str:
+    """``text`` with a probe line of place ``index`` inserted at the offset of each ``at[index]`` (a
+    line's start): its marker, then each probed text after a ``_MARKER``, and a last ``_MARKER``."""
+    pieces: list[str] = []
+    last = 0
+    for index, (offset, probes) in sorted(enumerate(at), key=lambda item: item[1][0]):
+        line = _PLACE.format(index) + "".join(f" {_MARKER} {' '.join(probe.split())}" for probe in probes)
+        pieces += [text[last:offset], f"{line} {_MARKER}\n"]
+        last = offset
+    return "".join(pieces) + text[last:]
+
+
 def preprocess(
-    text: str, filename: str, names: list[str], cpp_flags: Sequence[str], compiler: str = CC
+    text: str,
+    filename: str,
+    names: list[str],
+    cpp_flags: Sequence[str],
+    compiler: str = CC,
+    at: Sequence[tuple[int, Sequence[str]]] = (),
 ) -> Preprocessed:
     """What the preprocessor of ``compiler`` (gcc) gives for ``names`` (identifiers, or expressions on one
-    line) at the end of ``text``."""
+    line) at the end of ``text``, and at each place ``at`` (an offset of a line's start in ``text`` and
+    the names or invocations to expand there)."""
     folder = Path(filename).parent
     probe = "".join(f" {_MARKER} {name}" for name in names)
     command = [compiler, "-E", "-dD", "-x", "c", *_command_line(cpp_flags), "-I.", "-"]
     try:
-        source = f"{text}\n{probe}\n".encode("utf-8", errors="surrogateescape")
+        source = f"{_with_places(text, at)}\n{probe}\n".encode("utf-8", errors="surrogateescape")
         result = subprocess.run(
             command,
             input=source,
@@ -174,11 +209,27 @@ def preprocess(
     if result.returncode != 0:
         return Preprocessed({}, {}, _failure(result.stderr, filename))
     lines = result.stdout.decode("utf-8", errors="replace").splitlines()
-    line = next((line for line in reversed(lines) if _MARKER in line), None)
-    parts = [part.strip() for part in line.split(_MARKER)[1:]] if line is not None else []
+    probed = (line for line in reversed(lines) if _MARKER in line and _PLACE_PREFIX not in line)
+    parts = [part.strip() for part in next(probed, "").split(_MARKER)[1:]]
     if len(parts) != len(names):
         return Preprocessed({}, {}, "the preprocessor's output does not hold the probed names")
-    return Preprocessed(dict(zip(names, parts, strict=True)), _macros(lines), redefined=_redefined(lines))
+    macros, snapshots = _macros(lines, len(at))
+    places = tuple(_place(lines, snapshots, index, probes) for index, (_, probes) in enumerate(at))
+    expansions = dict(zip(names, parts, strict=True))
+    return Preprocessed(expansions, macros, redefined=_redefined(lines), places=places)
+
+
+def _place(
+    lines: list[str], snapshots: Mapping[int, tuple[int, dict[str, _Macro]]], index: int, probes: Sequence[str]
+) -> MacrosAt | None:
+    """Place ``index``: the macros in effect at its probe line and the expansions of its ``probes``."""
+    if index not in snapshots:
+        return None
+    number, macros = snapshots[index]
+    parts = [part.strip() for part in lines[number].split(_MARKER)[1:-1]]
+    if len(parts) != len(probes):
+        return None
+    return MacrosAt(macros, dict(zip(probes, parts, strict=True)))
 
 
 def gcc_accepts(text: str, filename: str, cpp_flags: Sequence[str], compiler: str = CC) -> bool | None:
@@ -212,18 +263,23 @@ def _redefined(lines: list[str]) -> frozenset[str]:
     return frozenset(again)
 
 
-def _macros(lines: list[str]) -> dict[str, _Macro]:
-    """The macros in effect at the end of ``gcc -E -dD`` output ``lines``, with their files."""
+def _macros(lines: list[str], places: int = 0) -> tuple[dict[str, _Macro], dict[int, tuple[int, dict[str, _Macro]]]]:
+    """The macros in effect at the end of ``gcc -E -dD`` output ``lines``, with their files; and for each
+    of the ``places`` probe lines found in ``lines``, its line's index and the macros in effect there."""
     file = ""
     macros: dict[str, _Macro] = {}
-    for line in lines:
+    snapshots: dict[int, tuple[int, dict[str, _Macro]]] = {}
+    place = re.compile(_PLACE.format(r"(\d+)")) if places else None
+    for number, line in enumerate(lines):
         if marker := _LINE_MARKER.match(line):
             file = marker[1]
         elif define := _DEFINE.match(line):
-            macros[define[1]] = _Macro(file, define[3] or "")
+            macros[define[1]] = _Macro(file, define[3] or "", define[2])
         elif undef := _UNDEF.match(line):
             macros.pop(undef[1], None)
-    return macros
+        elif place is not None and (found := place.match(line.lstrip())) and int(found[1]) < places:
+            snapshots.setdefault(int(found[1]), (number, dict(macros)))
+    return macros, snapshots
 
 
 def _chain(name: str, macros: Mapping[str, _Macro]) -> list[str]:

@@ -695,3 +695,22 @@ def test_a_declined_region_beside_an_optimized_one_passes_when_it_is_kept_as_wri
 
     assert kept.outcome == OPTIMIZED, kept.message
     assert edited.outcome == FAILED and "does not hold it as written" in edited.message
+
+
+MACRO_FEATURES = [
+    ("an object-like macro without parentheses", r"^#define W\d+ [^(\s]+ ?[-+*] ?\S+$"),
+    ("an object-like macro with parentheses", r"^#define W\d+ \(.*\)$"),
+    ("a function-like macro without parentheses", r"^#define F\d+\(x\) [^(]"),
+    ("a chained macro", r"^#define \w+(\(x\))? .*\bW\d+\b"),
+    ("a macro naming the iterator", r"^#define W\d+ .*\bi\b"),
+    ("a macro in a loop bound", r"for \(i = \d; i < [^;]*\b[WF]\d+"),
+    ("a macro in a loop step", r"; i \+= [^)]*\b[WF]\d+"),
+    ("a function-like macro in a subscript", r"\[[^\]]*F\d+\(i"),
+    ("a macro in a guard", r"if \([ij] < [^)]*\b[WF]\d+"),
+]
+
+
+@pytest.mark.parametrize(("feature", "pattern"), MACRO_FEATURES)
+def test_the_macros_family_covers(feature: str, pattern: str) -> None:
+    texts = [generate(seed, "macros").render() for seed in range(60)]
+    assert any(re.search(pattern, text, re.MULTILINE) for text in texts), feature

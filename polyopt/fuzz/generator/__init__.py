@@ -50,6 +50,8 @@ families, each at the edge of a rewrite's precondition:
   ``A`` from ``B``; jacobi-1d, jacobi-2d, fdtd-2d), over one or two space dimensions, two or three
   arrays, with one-sided neighbours, accumulating updates or a boundary statement beside them, or
   one array swept in place (seidel-2d);
+- expression macros (``macros``), object-like and function-like, with and without parentheses, chained
+  (``#define W1 W0*2``, ``#define F0(x) x+n``), in loop bounds, steps, subscripts and guards;
 - forward or backward substitution with a triangular matrix (``x[i] -= 0.25 * L[i][j] * x[j]`` for
   ``j < i``, or ``j > i`` with ``i`` descending; trisolv), sometimes after a copy of a right-hand side
   and before a scaling by the diagonal, for the wavefronts of two-member bands.
@@ -91,6 +93,7 @@ loop headers), one module per family of nests, ``shrink`` (``smaller_variants``)
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from polyopt.fuzz.generator.builder import Builder
 from polyopt.fuzz.generator.data_dependent import data_dependent
@@ -99,6 +102,7 @@ from polyopt.fuzz.generator.gnu import gnu
 from polyopt.fuzz.generator.in_place import in_place
 from polyopt.fuzz.generator.library import library, rank_k, section, square
 from polyopt.fuzz.generator.loops import accumulator, loop, reduction, stencil_nest
+from polyopt.fuzz.generator.macros import macros
 from polyopt.fuzz.generator.mixed import mixed, pointer_nest
 from polyopt.fuzz.generator.pivots import pivot_updates
 from polyopt.fuzz.generator.program import (
@@ -144,8 +148,7 @@ __all__ = [
 
 
 # the kinds of nest that ``generate`` can be restricted to
-FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square")
-FAMILIES += ("gnu",)
+FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square", "gnu", "macros")
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -191,6 +194,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return square(builder)
     if kind == "gnu":
         return gnu(builder, top_level_nest)
+    if kind == "macros":
+        return macros(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
@@ -211,4 +216,5 @@ def generate(seed: int, family: str | None = None) -> Program:
     pointer = 2 * builder.pointer_reach + 1 if builder.pointer_reach else 0
     arrays = tuple(builder.arrays + builder.extra)
     sizes, constants = tuple(builder.sizes), tuple(builder.constants)
-    return Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)
+    program = Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)
+    return replace(program, macros=tuple(builder.macros))

@@ -70,6 +70,7 @@ class Builder:
         self.symm = False  # a SYMM accumulates in s already (a second one sharing it is no SYMM)
         self.pointer_reach = 0  # how far the pointer p may move from its start
         self.constants: list[Size] = []  # named constants of the declared family
+        self.macros: list[str] = []  # expression macros of the macros family: "W0 n-1", "F0(x) x*2"
 
     def maybe(self, probability: float) -> bool:
         """Whether to add an optional part (it costs one of the spare statements)."""

@@ -89,6 +89,7 @@ class Program:
     pointer: int = 0  # elements of the buffer in which the pointer p moves (0: no pointer)
     constants: tuple[Size, ...] = ()  # named constants (``#define K0 3``), never parameters
     family: str | None = None  # the kind of every top-level nest, when the generator was restricted to one
+    macros: tuple[str, ...] = ()  # expression macros after '#define' ("W0 n-1", "F0(x) x*2"), the macros family
 
     @property
     def dead(self) -> frozenset[str]:
@@ -121,6 +122,7 @@ class Program:
         lines += ["#include <stdlib.h>"] if heap else []
         lines += ["", f"#define N {self.n}", *(f"#define {size.macro} {size.value}" for size in self.sizes)]
         lines += [f"#define {constant.macro} {constant.value}" for constant in self.constants]
+        lines += [f"#define {macro}" for macro in self.macros]
         if not self.parametric:
             lines += ["#define n N", *(f"#define {size.name} {size.macro}" for size in self.sizes)]
         lines.append("")
