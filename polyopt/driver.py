@@ -421,7 +421,7 @@ def summary(options: Options, decisions: Decisions) -> str:
     places = decisions.plan_of(IN_PLACE)
     written = decisions.plan_of(AS_WRITTEN)
     if written is not None and written.kept:
-        parts = ["as written (no transformed schedule predicted clearly faster)"]
+        parts = [written.summary()]
     else:
         parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
     if tiles and tiles.bands:

@@ -108,6 +108,12 @@ class AsWrittenChoice:
     reason: str
     candidates: tuple[str, ...] = ()  # the fusion candidates the transformed schedule was chosen from
 
+    def summary(self) -> str:
+        """The words of the one-line comment of a region that keeps its order as written."""
+        if self.written is None:
+            return "as written (parallel loops whose threads never start left out)"
+        return "as written (no transformed schedule predicted clearly faster)"
+
     def lines(self) -> tuple[str, ...]:
         verdict = "the order as written" if self.kept else "the transformed schedule"
         lines = [f"chosen: {verdict}; {self.reason}"]

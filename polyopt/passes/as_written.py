@@ -54,15 +54,16 @@ AS_WRITTEN = AsWrittenPass()
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
     """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
     its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps.
-    When ``transformed`` runs the original order it is kept with its own simd loops, less the parallel loops
-    whose threads never start."""
+    When ``transformed`` runs the original order it is kept, unless it has parallel loops whose threads never
+    start: then the original order with every legal simd loop and the other parallel loops replaces it."""
     ctx, schedule, decisions = transformed
-    same = _same_order(schedule, written.model.schedule)
-    if same and _parallel_loops(decisions) == _parallel_loops(_marked(written, earlier, all_simd=True)[1]):
-        return transformed
-    original, marks = _marked(written, earlier, all_simd=same)
-    if same:
-        return written, original, marks
+    if _same_order(schedule, written.model.schedule):
+        original, marks, idle = _marked(written, earlier, all_simd=True)
+        if not idle:
+            return transformed
+        reason = f"it runs the original order; {idle} parallel loop(s) whose threads never start left out"
+        return written, original, marks.then(AS_WRITTEN, AsWrittenChoice(True, None, None, reason))
+    original, marks, _ = _marked(written, earlier, all_simd=False)
     machine, parameters = written.machine, written.parameters
     score = score_schedule(written.model, original, written.deps.full, machine, parameters)
     choice = choose_as_written(
@@ -77,25 +78,22 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
     return ctx, schedule, decisions.then(AS_WRITTEN, choice)
 
 
-def _parallel_loops(decisions: Decisions) -> int:
-    plan = decisions.plan_of(PARALLEL)
-    return len(plan.loops) if plan is not None else 0
-
-
-def _marked(written: RegionContext, earlier: Decisions, all_simd: bool) -> tuple[isl.Schedule, Decisions]:
+def _marked(written: RegionContext, earlier: Decisions, all_simd: bool) -> tuple[isl.Schedule, Decisions, int]:
     """The original order of ``written`` with the parallel loops whose threads start and the simd loops that
-    pay (every legal one with ``all_simd``), and ``earlier`` followed by their plans."""
-    schedule, marks = written.model.schedule, earlier
+    pay (every legal one with ``all_simd``), ``earlier`` followed by their plans, and how many parallel loops
+    were left out because their threads never start."""
+    schedule, marks, idle = written.model.schedule, earlier, 0
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
-        threads = _starting(written, schedule, threads)
-        schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
+        starting = _starting(written, schedule, threads)
+        idle = len(threads.loops) - len(starting.loops)
+        schedule, marks = PARALLEL.apply(written, schedule, starting), marks.then(PARALLEL, starting)
     vector = VECTOR.plan(written, schedule, marks)
     if not all_simd:
-        threaded = {name for loop in threads.loops for name in loop.statements} if threads else set()
+        threaded = {name for loop in starting.loops for name in loop.statements} if threads else set()
         vector = VectorPlan(
             tuple(replace(loop, simd=loop.simd and _pays(written, schedule, loop, threaded)) for loop in vector.loops)
         )
-    return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
+    return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector), idle
 
 
 def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:
