@@ -1,8 +1,8 @@
 """The region as written, weighed against its transformed schedule: do no harm.
 
 Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``UNROLLED_BODY``, ``StatementCost``, ``ScheduleScore``,
-``AsWrittenChoice``,
-``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``keeps_reuse``, ``choose_as_written``.
+``AsWrittenChoice``, ``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``keeps_reuse``,
+``choose_as_written``.
 
 gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
 vectorizes, and their data stay in cache.  A transformed schedule is then worth its code only when it is
@@ -13,15 +13,18 @@ with the simd and parallel marks that pay.
 Each statement runs its instances at the parameter values (one call of the region: nothing outside it
 amortizes thread starts) at a cost per instance set by its innermost loop:
 
-- a simd loop costs ``(1 + forward + 2·backward) / lanes + scattered`` (a backward walk permutes each
-  vector, a scattered access gathers element by element);
+- a simd loop costs ``(1 + forward + 2·backward) / lanes + scattered + lanes / trip`` (a backward walk
+  permutes each vector, a scattered access gathers element by element, and each run of the loop of
+  ``trip`` iterations pays a start: peeling, an epilogue, the horizontal sum of a reduction);
 - a scalar loop costs ``1 + forward + backward + 2·scattered`` (a scattered access touches a line per element);
 
 with ``forward``, ``backward`` and ``scattered`` the statement's accesses of each stride kind along that
 loop (``polyopt.analysis.strides``; a temporal access stays in a register), and ``lanes`` the elements of
-one vector.  A statement under a parallel loop divides its cost by the threads that loop really keeps busy:
-the cores when the loop's work per start reaches the ``if`` clause's threshold and it has iterations for
-them, else one.
+one vector.  The innermost loop is a simd loop when it is marked so, or when it carries no dependence (gcc
+vectorizes it by itself); gcc unrolls short loops of known length completely, and then the loop around them
+is the innermost one.  A statement under a parallel loop divides its cost by the threads that loop really
+keeps busy: the cores when its work reaches the ``if`` clause's threshold and it has iterations for them,
+else one.
 
 Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
 (``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
