@@ -22,7 +22,8 @@ with ``forward``, ``backward`` and ``scattered`` the statement's accesses of eac
 loop (``polyopt.analysis.strides``; a temporal access stays in a register), and ``lanes`` the elements of
 one vector.  The innermost loop is a simd loop when it is marked so, or when it carries no dependence (gcc
 vectorizes it by itself); gcc unrolls short loops of known length completely, and then the loop around them
-is the innermost one.  A statement under a parallel loop divides its cost by the threads that loop really
+is the innermost one; and where the innermost loop carries a dependence, gcc may vectorize the loop around it
+instead, when that costs less.  A statement under a parallel loop divides its cost by the threads that loop really
 keeps busy: the cores when its work reaches the ``if`` clause's threshold and it has iterations for them,
 else one.
 
@@ -114,7 +115,7 @@ class AsWrittenChoice:
     def summary(self) -> str:
         """The words of the one-line comment of a region that keeps its order as written."""
         if self.written is None:
-            return "as written (parallel loops whose threads never start left out)"
+            return "as written (the transformed schedule runs the original order)"
         return "as written (no transformed schedule predicted clearly faster)"
 
     def lines(self) -> tuple[str, ...]:
@@ -220,7 +221,7 @@ def score_schedule(
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        cost = _statement_cost(model, name, flat, name in simd, dependences, parameters)
+        cost = _statement_cost(model, name, flat, name in simd, dependences, parameters, lanes)
         costs.append(replace(cost, threads=threads.get(name, 1.0)))
     return ScheduleScore(tuple(costs), lanes)
 
@@ -232,6 +233,7 @@ def _statement_cost(
     marked: bool,
     dependences: isl.UnionMap,
     parameters: Mapping[str, int],
+    lanes: int,
 ) -> StatementCost:
     """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread."""
     instances = instance_count(model, frozenset({name}), parameters)
@@ -241,17 +243,26 @@ def _statement_cost(
     if not loops:
         return StatementCost(name, instances, False, (), 1.0)
     values = _values(flat, domain.intersect_params(_fixed_parameters(model, parameters)))
-    inner, simd = loops.pop(), marked
+    inner = loops.pop()
     trip = _extent(values, inner, parameters)
     body = 1
     while not marked and unrolled(trip) and loops and body * (trip or 1) <= UNROLLED_BODY:
         body *= trip or 1
         inner = loops.pop()
         trip = _extent(values, inner, parameters)
-    simd = simd or not _carried(flat, dependences, inner)
     accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
-    strides = tuple(access_direction(timing, r.relation, inner) for r in accesses)
-    return StatementCost(name, instances, simd, strides, 1.0, trip)
+
+    def along(loop: int, simd: bool) -> StatementCost:
+        strides = tuple(access_direction(timing, r.relation, loop) for r in accesses)
+        return StatementCost(name, instances, simd, strides, 1.0, _extent(values, loop, parameters))
+
+    if marked or not _carried(flat, dependences, inner):
+        return along(inner, True)
+    scalar = along(inner, False)
+    if not loops or _carried(flat, dependences, loops[-1]):
+        return scalar
+    outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot
+    return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
 
 
 def keeps_reuse(

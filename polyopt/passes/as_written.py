@@ -5,10 +5,12 @@ A simd mark pays in the order as written only with a reduction clause or inside 
 vectorizes a loop that carries no dependence by itself (with its own choice of vector length and
 epilogue), but never reorders a floating-point reduction, and in the body of a parallel loop it reaches
 the arrays through the threads' private copies and shared pointers, whose independence it cannot prove.
-A loop short enough for gcc to unroll completely gets no mark: the loop around it is the vector loop.
-A parallel loop pays only where its threads start at the region's sizes, when they are all known.
+A loop short enough for gcc to unroll completely gets no mark: the loop around it is the vector loop; nor
+does a reduction of fewer than ``REDUCTION_VECTORS`` vectors: its horizontal sum at each run costs more than
+gcc's own code for the loops around it.  A parallel loop pays only where its threads start at the region's
+sizes, when they are all known.  A transformed schedule that runs the original order is replaced by it.
 
-Public: ``AS_WRITTEN``, ``weighed``.
+Public: ``AS_WRITTEN``, ``REDUCTION_VECTORS``, ``weighed``.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from polyopt.analysis.as_written import (
     score_schedule,
     unrolled,
 )
+from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.report import Section
 from polyopt.schedule_tree import band_statements, node_at
@@ -37,6 +41,7 @@ from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
 
 Candidate = tuple[RegionContext, isl.Schedule, Decisions]
+REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
 
 
 class AsWrittenPass:
@@ -53,23 +58,21 @@ AS_WRITTEN = AsWrittenPass()
 
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
     """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
-    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps.
-    When ``transformed`` runs the original order it is kept, unless it has parallel loops whose threads never
-    start: then the original order with every legal simd loop and the other parallel loops replaces it."""
+    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
+    the original order whenever ``transformed`` runs it."""
     ctx, schedule, decisions = transformed
+    original, marks = _marked(written, earlier)
     if _same_order(schedule, written.model.schedule):
-        original, marks, idle = _marked(written, earlier, all_simd=True)
-        if not idle:
-            return transformed
-        reason = f"it runs the original order; {idle} parallel loop(s) whose threads never start left out"
-        return written, original, marks.then(AS_WRITTEN, AsWrittenChoice(True, None, None, reason))
-    original, marks, _ = _marked(written, earlier, all_simd=False)
+        choice = AsWrittenChoice(True, None, None, "the transformed schedule runs the original order")
+        return written, original, marks.then(AS_WRITTEN, choice)
     machine, parameters = written.machine, written.parameters
     score = score_schedule(written.model, original, written.deps.full, machine, parameters)
+    jams = decisions.plan_of(UNROLL_JAM)
+    lost = "unroll-and-jam keeps operands in registers across iterations" if jams and jams.jams else None
     choice = choose_as_written(
         score,
         score_schedule(ctx.model, schedule, ctx.deps.full, machine, parameters),
-        keeps_reuse(written.model, score, machine, parameters),
+        lost or keeps_reuse(written.model, score, machine, parameters),
     )
     if choice.kept:
         fusion = decisions.plan_of(FUSION)
@@ -78,22 +81,19 @@ def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) 
     return ctx, schedule, decisions.then(AS_WRITTEN, choice)
 
 
-def _marked(written: RegionContext, earlier: Decisions, all_simd: bool) -> tuple[isl.Schedule, Decisions, int]:
+def _marked(written: RegionContext, earlier: Decisions) -> tuple[isl.Schedule, Decisions]:
     """The original order of ``written`` with the parallel loops whose threads start and the simd loops that
-    pay (every legal one with ``all_simd``), ``earlier`` followed by their plans, and how many parallel loops
-    were left out because their threads never start."""
-    schedule, marks, idle = written.model.schedule, earlier, 0
+    pay, and ``earlier`` followed by their plans."""
+    schedule, marks, threaded = written.model.schedule, earlier, set()
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
-        starting = _starting(written, schedule, threads)
-        idle = len(threads.loops) - len(starting.loops)
-        schedule, marks = PARALLEL.apply(written, schedule, starting), marks.then(PARALLEL, starting)
+        threads = _starting(written, schedule, threads)
+        threaded = {name for loop in threads.loops for name in loop.statements}
+        schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
     vector = VECTOR.plan(written, schedule, marks)
-    if not all_simd:
-        threaded = {name for loop in starting.loops for name in loop.statements} if threads else set()
-        vector = VectorPlan(
-            tuple(replace(loop, simd=loop.simd and _pays(written, schedule, loop, threaded)) for loop in vector.loops)
-        )
-    return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector), idle
+    vector = VectorPlan(
+        tuple(replace(loop, simd=loop.simd and _pays(written, schedule, loop, threaded)) for loop in vector.loops)
+    )
+    return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
 
 
 def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:
@@ -114,9 +114,12 @@ def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) ->
 def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded: set[str]) -> bool:
     """Whether the simd mark of ``loop`` pays in the order as written (module docstring)."""
     band = node_at(schedule, loop.path)
-    if unrolled(loop_trip(band, loop.member, ctx.model, ctx.parameters)):
+    trip = loop_trip(band, loop.member, ctx.model, ctx.parameters)
+    if unrolled(trip):
         return False
-    return bool(loop.reductions) or bool(band_statements(band) & threaded)
+    lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
+    long = trip is None or trip >= REDUCTION_VECTORS * lanes
+    return (bool(loop.reductions) and long) or bool(band_statements(band) & threaded)
 
 
 def _same_order(first: isl.Schedule, second: isl.Schedule) -> bool:

@@ -80,8 +80,8 @@ def test_score_of_the_order_as_written_and_of_a_skewed_order(model_of: ModelOf) 
         isl.MultiUnionPwAff("[{ S0[i, j] -> [(i - j)] }, { S0[i, j] -> [(i)] }]")
     )
     (walked,) = score_schedule(model, skewed, _dependences(model), MACHINE, {}).statements
-    assert walked.strides.count(BACKWARD) == 0 and walked.strides.count(FORWARD) == 0
-    assert walked.strides.count(SCATTERED) == 3
+    assert walked.strides.count(FORWARD) == 0
+    assert walked.per_instance(LANES) > statement.per_instance(LANES)
 
 
 def test_an_outer_iteration_that_fits_in_cache_keeps_its_reuse(model_of: ModelOf) -> None:
