@@ -47,6 +47,18 @@ def resident(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     return Tiles(whole, Solve(level, capacity, 0.0, ""), tiles.again, tiles.fired, untiled=True), note
 
 
+def no_reuse(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
+    """A band none of whose members carries reuse (every element is touched by one iteration) and whose
+    vector loop walks every access with stride 0 or 1 is left untiled: there is nothing for a tile to keep
+    in cache, not even lines that a walk across rows would come back to, and tiles would only shorten its
+    rows."""
+    if any(facts.reuse) or not facts.streams:
+        return tiles, None
+    whole = tuple(extent or 0 for extent in facts.extents)
+    note = "no member carries reuse, so tiles would only shorten its rows"
+    return Tiles(whole, tiles.solve, tiles.again, tiles.fired, untiled=True), note
+
+
 def scalar_inner(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """An inner member that carries a dependence of a statement on itself (it never becomes a vector
     loop) is held at ``tile-scalar-inner-lines`` cache lines' worth of elements, not at vectors' worth:
@@ -148,6 +160,7 @@ def reduction_whole_row(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | No
 
 RULES = (
     Rule("resident", resident),
+    Rule("no-reuse", no_reuse),
     Rule("scalar-inner", scalar_inner),
     Rule("min-tile", min_tile),
     Rule("whole-lines", whole_lines),

@@ -50,11 +50,14 @@ _POLYBENCH_ARRAY = re.compile(r"\bPOLYBENCH_(\d)D\s*\(\s*([A-Za-z_]\w*)[^()]*\)"
 @dataclass(frozen=True)
 class CType:
     """A type: the ``kind`` of its base type and the pointer or array ``levels`` over it; ``name`` is
-    the base type's spelling when it is declared ("" otherwise; kinds alone decide equality)."""
+    the base type's spelling when it is declared ("" otherwise; kinds alone decide equality);
+    ``indirect``: an object with levels that is reached through a pointer (a pointer, or an array
+    parameter), not an array of its own, so that gcc cannot tell it from another one."""
 
     kind: str
     levels: int = 0
     name: str = field(default="", compare=False)
+    indirect: bool = field(default=False, compare=False)
 
     @property
     def pointer(self) -> bool:
@@ -234,19 +237,23 @@ class _Scanner:
         if base is None:
             return
         table = self.type_names if "typedef" in words else self.objects
-        for name, levels in self.declarators(index, in_list):
-            table[name] = CType(base.kind, base.levels + levels, base.name)
+        for name, levels, pointer in self.declarators(index, in_list):
+            indirect = pointer or base.levels > 0 or (in_list and levels > 0)
+            table[name] = CType(base.kind, base.levels + levels, base.name, indirect)
 
-    def declarators(self, index: int, in_list: bool) -> Iterator[tuple[str, int]]:
-        """Each declared object's name and its levels over the base type; stops at what is no declarator."""
+    def declarators(self, index: int, in_list: bool) -> Iterator[tuple[str, int, bool]]:
+        """Each declared object's name, its levels over the base type and whether one of them is a pointer;
+        stops at what is no declarator."""
         while True:
             levels = 0
             while self.at(index) == "*" or self.at(index) in _QUALIFIERS:
                 levels += self.at(index) == "*"
                 index += 1
+            pointer = levels > 0
             inner = self.at(index) == "(" and self.at(index + 1) == "*"
             if inner:
                 index += 1
+                pointer = True
                 while self.at(index) == "*":
                     levels, index = levels + 1, index + 1
             name = self.at(index)
@@ -265,7 +272,7 @@ class _Scanner:
             if self.at(index) == "=":
                 index = self.after_initializer(index + 1)
             if not function:
-                yield name, levels
+                yield name, levels, pointer
             if self.at(index) != "," or in_list:
                 return
             index += 1

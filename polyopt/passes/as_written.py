@@ -1,10 +1,11 @@
 """The region as written as a candidate (``polyopt.analysis.as_written``): its original order with the
 parallel and simd marks that pay, kept unless the transformed schedule is predicted clearly faster.
 
-A simd mark pays in the order as written only with a reduction clause or inside a parallel loop: gcc
-vectorizes a loop that carries no dependence by itself (with its own choice of vector length and
-epilogue), but never reorders a floating-point reduction, and in the body of a parallel loop it reaches
-the arrays through the threads' private copies and shared pointers, whose independence it cannot prove.
+A simd mark pays in the order as written only with a reduction clause, inside a parallel loop or on arrays
+reached through pointers: gcc vectorizes a loop over arrays of its own that carries no dependence by itself
+(with its own choice of vector length and epilogue), but never reorders a floating-point reduction, and it
+cannot prove that arrays reached through pointers (array parameters, the threads' private copies and shared
+pointers in the body of a parallel loop) do not overlap.
 A loop short enough for gcc to unroll completely gets no mark: the loop around it is the vector loop; nor
 does a reduction of fewer than ``REDUCTION_VECTORS`` vectors: its horizontal sum at each run costs more than
 gcc's own code for the loops around it.  A parallel loop pays only where its threads start at the region's
@@ -117,9 +118,21 @@ def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded
     trip = loop_trip(band, loop.member, ctx.model, ctx.parameters)
     if unrolled(trip):
         return False
-    lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
-    long = trip is None or trip >= REDUCTION_VECTORS * lanes
-    return (bool(loop.reductions) and long) or bool(band_statements(band) & threaded)
+    if loop.reductions:
+        lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
+        return trip is None or trip >= REDUCTION_VECTORS * lanes
+    statements = band_statements(band)
+    return bool(statements & threaded) or _through_pointers(ctx, statements)
+
+
+def _through_pointers(ctx: RegionContext, statements: set[str]) -> bool:
+    """Whether ``statements`` reach an array through a pointer (or one whose declaration is not seen): gcc
+    then vectorizes only behind a run-time test that the arrays do not overlap, or not at all."""
+    declared = ctx.model.scop.declarations.objects
+    arrays = {
+        ref.array for ref in ctx.model.references if ref.statement in statements and ref.relation.dim(isl.dim_type.out)
+    }
+    return any(array not in declared or declared[array].indirect for array in arrays)
 
 
 def _same_order(first: isl.Schedule, second: isl.Schedule) -> bool:

@@ -193,6 +193,7 @@ def test_a_square_scalar_band_reports_its_cap_once_even_where_members_are_couple
 def test_the_rules_apply_in_their_documented_order() -> None:
     assert RULE_NAMES == (
         "resident",
+        "no-reuse",
         "scalar-inner",
         "min-tile",
         "whole-lines",
