@@ -45,7 +45,7 @@ def _example_cpp_flags(size: str) -> list[str]:
 
 
 def _compile(source: Path, binary: Path, size: str) -> None:
-    compile_c(source, binary, flags=[*CFLAGS, *_example_cpp_flags(size)])
+    compile_c(source, binary, flags=[*CFLAGS, *_example_cpp_flags(size), "-DPOLYBENCH_TIME"])
 
 
 def _run(binary: Path, threads: int) -> tuple[float, str]:
