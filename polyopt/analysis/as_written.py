@@ -36,8 +36,9 @@ reuse that the order as written loses, and the transformed schedule is kept.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import islpy as isl
@@ -174,14 +175,19 @@ def loop_threads(
     return trip / math.ceil(trip / machine.cores)
 
 
-def _carried(timing: isl.UnionMap, dependences: isl.UnionMap, position: int) -> bool:
-    """Whether schedule dimension ``position`` carries a dependence: a pair of dependent instances agrees on
-    the dimensions before it and not on it."""
-    pairs = dependences.apply_domain(timing).apply_range(timing)
-    if pairs.is_empty():
-        return False
-    relation = isl.Map.from_union_map(pairs)
-    return not isl_util.equate_prefix(relation, position).is_subset(isl_util.equate_prefix(relation, position + 1))
+def _carrying(flat: isl.UnionMap, dependences: isl.UnionMap) -> Callable[[int], bool]:
+    """Whether a schedule dimension of ``flat`` carries one of ``dependences``: a dependent pair of instances
+    agrees on the dimensions before it and not on it (each dimension asked once)."""
+    pairs = dependences.apply_domain(flat).apply_range(flat)
+    times = None if pairs.is_empty() else isl.Map.from_union_map(pairs)
+
+    @functools.cache
+    def carried(position: int) -> bool:
+        if times is None:
+            return False
+        return not isl_util.equate_prefix(times, position).is_subset(isl_util.equate_prefix(times, position + 1))
+
+    return carried
 
 
 def _varying(timing: isl.Map) -> list[int]:
@@ -216,12 +222,13 @@ def score_schedule(
             threads[name] = max(threads.get(name, 1.0), busy)
     flat = schedule.get_map().intersect_domain(schedule.get_domain())
     lanes = max(1, machine.simd_bytes // ELEMENT_BYTES)
+    carried = _carrying(flat, dependences)
     costs = []
     for name in sorted(model.domains):
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        cost = _statement_cost(model, name, flat, name in simd, dependences, parameters, lanes)
+        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, lanes)
         costs.append(replace(cost, threads=threads.get(name, 1.0)))
     return ScheduleScore(tuple(costs), lanes)
 
@@ -231,7 +238,7 @@ def _statement_cost(
     name: str,
     flat: isl.UnionMap,
     marked: bool,
-    dependences: isl.UnionMap,
+    carried: Callable[[int], bool],
     parameters: Mapping[str, int],
     lanes: int,
 ) -> StatementCost:
@@ -256,10 +263,10 @@ def _statement_cost(
         strides = tuple(access_direction(timing, r.relation, loop) for r in accesses)
         return StatementCost(name, instances, simd, strides, 1.0, _extent(values, loop, parameters))
 
-    if marked or not _carried(flat, dependences, inner):
+    if marked or not carried(inner):
         return along(inner, True)
     scalar = along(inner, False)
-    if not loops or _carried(flat, dependences, loops[-1]):
+    if not loops or carried(loops[-1]):
         return scalar
     outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot
     return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
