@@ -181,8 +181,9 @@ def _takes_value() -> frozenset[str]:
     return frozenset(name for option in options for name in option.opts)
 
 
-def split_arguments(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The files and polyopt's own flags (with their values) among ``arguments``."""
+def split_arguments(arguments: Sequence[str], ctx: click.Context) -> tuple[list[Path], list[str]]:
+    """The files (FILE first) and polyopt's own flags (with their values) among ``arguments``; a usage
+    error without FILE or for a file that does not exist."""
     takes_value = _takes_value()
     files: list[str] = []
     flags: list[str] = []
@@ -193,7 +194,13 @@ def split_arguments(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
             value_next = not value_next and argument in takes_value
         else:
             files.append(argument)
-    return files, flags
+    if not files:
+        raise click.UsageError("missing FILE", ctx=ctx)
+    paths = [Path(name) for name in files]
+    for path in paths:
+        if not path.is_file():
+            raise click.UsageError(f"no such file: '{path}'", ctx=ctx)
+    return paths, flags
 
 
 @click.command(
@@ -250,13 +257,7 @@ def command(
     Exit status: 0 when the outputs agree, 1 when they differ (with the first differing value)
     or polyopt, a build or a run fails, 2 for a usage error.
     """
-    files, flags = split_arguments(arguments)
-    if not files:
-        raise click.UsageError("missing FILE", ctx=ctx)
-    paths = [Path(name) for name in files]
-    for path in paths:
-        if not path.is_file():
-            raise click.UsageError(f"no such file: '{path}'", ctx=ctx)
+    paths, flags = split_arguments(arguments, ctx)
     if any(flag in ("-o", "--output") or flag.startswith(("-o", "--output=")) for flag in flags):
         raise click.UsageError("polyopt check writes no output file; --optimized OUT.c checks an earlier one", ctx=ctx)
     if optimized is not None and flags:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from polyopt import __version__
 from polyopt.analysis.library_choice import TIMED, Measurements, Timing
@@ -37,6 +37,12 @@ from polyopt.toolchain import CBLAS_LIBRARY, CC
 
 CACHE_VERSION = 7
 T = TypeVar("T")
+
+
+def key_digest(key: Any) -> str:
+    """A short hash of a cache key (a dataclass instance): the name of its cache file."""
+    text = json.dumps(dataclasses.asdict(key), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -55,9 +61,7 @@ class ProbeKey:
     version: int = CACHE_VERSION
 
     def digest(self) -> str:
-        """A short hash of the key: the name of its cache file."""
-        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return key_digest(self)
 
 
 def cache_folder(environ: Mapping[str, str] = os.environ) -> Path:

@@ -51,7 +51,7 @@ from polyopt.diagnostics import PolyoptError
 from polyopt.frontend.regions import find_regions
 from polyopt.pipeline import optimize_text
 from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
-from polyopt.probe_cache import cache_folder, computed_once, cpu_identity, write_json
+from polyopt.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
 from polyopt.toolchain import CC, ToolchainError
 from polyopt.tune_plan import (
     ALTERNATIVES,
@@ -288,9 +288,7 @@ class TuneKey:
     version: int = CACHE_VERSION
 
     def digest(self) -> str:
-        """A short hash of the key: the name of its cache file."""
-        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return key_digest(self)
 
 
 def _digest(data: bytes) -> str:
@@ -431,13 +429,7 @@ def command(
     Exit status: 0 when the output is written, 1 when polyopt, a build or a run of the original fails or
     the composed program prints other output, 2 for a usage error.
     """
-    files, flags = split_arguments(arguments)
-    if not files:
-        raise click.UsageError("missing FILE", ctx=ctx)
-    paths = [Path(name) for name in files]
-    for path in paths:
-        if not path.is_file():
-            raise click.UsageError(f"no such file: '{path}'", ctx=ctx)
+    paths, flags = split_arguments(arguments, ctx)
     try:
         options, _ = prepared([*flags, *cpp_flags])
     except click.UsageError as error:
