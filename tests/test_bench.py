@@ -63,8 +63,8 @@ def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -
 
 
 def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
-    smart = "python3 -m polyopt {in} --fuse=smart -o {out}"
-    result = bench_kernel("atax", "MINI", 1, 1, [], [smart, "python3 -m polyopt {in} --notile --noparallel -o {out}"])
+    model = "python3 -m polyopt {in} --fuse=model -o {out}"
+    result = bench_kernel("atax", "MINI", 1, 1, [], [model, "python3 -m polyopt {in} --notile --noparallel -o {out}"])
     assert result["vs0"][0] == result["polyopt"][0]
     assert result["vs0"][2] and not result["polyopt"][2]
     assert all(same for _, same, _ in result.values())

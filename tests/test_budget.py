@@ -89,6 +89,7 @@ def test_the_timeout_must_be_a_positive_number() -> None:
 # -- the pipeline's fallbacks ---------------------------------------------------------
 
 GEMM = (EXAMPLES / "gemm.c").read_text()
+INCLUDE = (f"-I{EXAMPLES}",)  # its harness: the preprocessor expands the macros of its regions
 
 
 def _sleep_a_minute() -> None:
@@ -120,7 +121,7 @@ def _slow_when(
 def test_a_slow_fusion_search_falls_back_to_no_fusion_and_fixed_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     _slow_when(monkeypatch, "plan_fusion", lambda model, deps, policy, *_: policy != "none", module=fusion)
 
-    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0))
+    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0, cpp_flags=INCLUDE))
 
     (region,) = outcome.regions
     assert region.code is not None
@@ -135,7 +136,7 @@ def test_a_slow_fusion_search_falls_back_to_no_fusion_and_fixed_tiles(monkeypatc
 def test_a_slow_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
     _slow_when(monkeypatch, "schedule_region", module=fusion)
 
-    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0))
+    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=1.0, cpp_flags=INCLUDE))
 
     (region,) = outcome.regions
     assert region.code is not None and region.code.summary == "original order (identity)"
@@ -147,7 +148,7 @@ def test_a_slow_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.M
 def test_a_region_too_slow_even_in_its_original_order_is_kept_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     _slow_when(monkeypatch, "compute_dependences")
 
-    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=0.5))
+    outcome = optimize_text(GEMM, "gemm.c", Options(timeout=0.5, cpp_flags=INCLUDE))
 
     (region,) = outcome.regions
     assert region.code is None
@@ -160,7 +161,7 @@ def test_a_region_too_slow_even_in_its_original_order_is_kept_as_written(monkeyp
 def test_a_crashing_scheduler_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
     _slow_when(monkeypatch, "schedule_region", trouble=_segfault, module=fusion)
 
-    outcome = optimize_text(GEMM, "gemm.c", Options())
+    outcome = optimize_text(GEMM, "gemm.c", Options(cpp_flags=INCLUDE))
 
     (region,) = outcome.regions
     assert region.code is not None and region.code.summary == "original order (identity)"
@@ -173,7 +174,7 @@ def test_a_crashing_scheduler_falls_back_to_the_original_order(monkeypatch: pyte
 def test_a_region_that_crashes_even_in_its_original_order_is_kept_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     _slow_when(monkeypatch, "compute_dependences", trouble=_segfault)
 
-    outcome = optimize_text(GEMM, "gemm.c", Options())
+    outcome = optimize_text(GEMM, "gemm.c", Options(cpp_flags=INCLUDE))
 
     assert outcome.text == GEMM
     assert outcome.regions[0].warnings == (
@@ -188,7 +189,7 @@ def test_an_error_in_the_child_is_still_an_internal_error(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(tiling, "plan_tiling", broken)
 
-    outcome = optimize_text(GEMM, "gemm.c", Options())
+    outcome = optimize_text(GEMM, "gemm.c", Options(cpp_flags=INCLUDE))
 
     assert outcome.text == GEMM
     assert "region not optimized: internal error (KeyError: 'boom'); please report it" in outcome.regions[0].warnings[0]

@@ -98,11 +98,15 @@ def _outputs(source: Path, defines: Sequence[str], folder: Path) -> list[str]:
     return outputs
 
 
+TRANSFORMED = ("--no-as-written",)  # the transformed schedule, not the order as written, whatever the sizes
+
+
 def check_case(
     folder: Path, name: str, case: Case, defines: Sequence[str], exact_flags: Sequence[str], flags: Sequence[str] = ()
 ) -> None:
     """Optimize the case with ``flags`` (its text must contain ``case.expect``; outputs compared
-    within the reassociation tolerance) and with ``exact_flags`` (compared exactly)."""
+    within the reassociation tolerance) and with ``exact_flags`` (compared exactly), both with
+    ``TRANSFORMED``: the cases are small, and the transformation under test must run."""
     source = folder / f"{name}.c"
     declarations = DECLARATIONS.format(type=case.kind)
     source.write_text(
@@ -111,7 +115,7 @@ def check_case(
     (expected, *_) = _outputs(source, defines, folder / "original")
     for index, (options, tolerance) in enumerate(((flags, _TOLERANCES[case.kind]), (exact_flags, {}))):
         optimized = folder / f"{name}-{index}.polyopt.c"
-        result = run_polyopt(source, options, output=optimized)
+        result = run_polyopt(source, [*TRANSFORMED, *options], output=optimized)
         assert result.returncode == 0 and result.stderr == "", result.stderr
         text = optimized.read_text()
         if index == 0:

@@ -18,20 +18,19 @@ from tests.support import (
 )
 
 NO_PROBE = "--no-probe"
-# (kernel, flags, profile line, a line of the default code, the line the profile writes instead)
+# (kernel, flags, profile line, the line the profile writes, which the default code (its value from this
+# machine's caches) does not hold)
 PROFILES = [
     (
         "bicg",
         ("--blas=none", "--no-microkernel", "--parallel-work=0"),
         "section-limit = 10",
-        "if (_PB_M >= 1 && _PB_M <= 16384) {",
         "if (_PB_M >= 1 && _PB_M <= 10) {",
     ),
     (
         "gemm",
         ("--blas=none", "--parallel-work=0"),
         "kc-limit = 32",
-        "enum { polyopt_kc = 256,",
         "enum { polyopt_kc = 32,",
     ),
 ]
@@ -44,9 +43,9 @@ def _optimized(source: Path, flags: tuple[str, ...], output: Path) -> str:
 
 
 @needs_gcc
-@pytest.mark.parametrize(("kernel", "flags", "setting", "default", "changed"), PROFILES, ids=lambda v: str(v)[:20])
+@pytest.mark.parametrize(("kernel", "flags", "setting", "changed"), PROFILES, ids=lambda v: str(v)[:20])
 def test_a_profile_key_in_a_target_file_changes_the_code_and_keeps_the_output(
-    tmp_path: Path, kernel: str, flags: tuple[str, ...], setting: str, default: str, changed: str
+    tmp_path: Path, kernel: str, flags: tuple[str, ...], setting: str, changed: str
 ) -> None:
     source = EXAMPLES / f"{kernel}.c"
     target = tmp_path / "small.target"
@@ -56,7 +55,6 @@ def test_a_profile_key_in_a_target_file_changes_the_code_and_keeps_the_output(
     profiled = tmp_path / "profiled.c"
     text = _optimized(source, (*flags, "--target", str(target)), profiled)
 
-    assert default in usual and default not in text
     assert changed in text and changed not in usual
     assert_example_output(tmp_path, kernel, profiled, "MINI")
 

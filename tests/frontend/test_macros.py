@@ -56,7 +56,7 @@ CASES = {
         "#define IDX(k) k+1", "for (i = 0; i < 12; i++)\n  A[IDX(i)*2] = B[IDX(i)*2] + B[i];", (), ("IDX",)
     ),
     "parameter_expression": Case(
-        "#define M n-1", "for (i = 0; i < 2*M; i++)\n  A[i] += B[i];", ("c0 < 2 * n - 1",), ("M",)
+        "#define M n-1", "for (i = 0; i < 2*M; i++)\n  A[i] += B[i];", ("2 * n - 1",), ("M",)
     ),
     "command_line": Case("", "for (i = 0; i < W*2; i++)\n  A[i] += B[i];", ("c0 <= 6",), (), ("-DW=NN+1",)),
     "parenthesized": Case("#define W (NN+1)", "for (i = 0; i < 2*W; i++)\n  A[i] += B[W];", ("B[W]",)),
@@ -68,7 +68,7 @@ CASES = {
         "#define W NN+1",
         "for (i = 0; i < W*2; i++)\n  A[i] += B[i];\n#pragma endscop\n}\n#undef W\n#define W 3\n"
         "static void other(void) {\n  int i;\n#pragma scop\nfor (i = 0; i < W*2; i++)\n  A[i] -= 1;",
-        ("c0 <= 6", "c0 < 2 * W"),
+        ("c0 <= 6", "2 * W;"),
     ),
     "chained": Case(
         "#define V NN+1\n#define W (V)\n#define SQ(x) x*x",
