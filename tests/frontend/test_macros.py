@@ -55,9 +55,7 @@ CASES = {
     "function_like": Case(
         "#define IDX(k) k+1", "for (i = 0; i < 12; i++)\n  A[IDX(i)*2] = B[IDX(i)*2] + B[i];", (), ("IDX",)
     ),
-    "parameter_expression": Case(
-        "#define M n-1", "for (i = 0; i < 2*M; i++)\n  A[i] += B[i];", ("2 * n - 1",), ("M",)
-    ),
+    "parameter_expression": Case("#define M n-1", "for (i = 0; i < 2*M; i++)\n  A[i] += B[i];", ("2 * n - 1",), ("M",)),
     "command_line": Case("", "for (i = 0; i < W*2; i++)\n  A[i] += B[i];", ("c0 <= 6",), (), ("-DW=NN+1",)),
     "parenthesized": Case("#define W (NN+1)", "for (i = 0; i < 2*W; i++)\n  A[i] += B[W];", ("B[W]",)),
     "parenthesized_parameter": Case("#define M (n-1)", "for (i = 0; i < 2*M; i++)\n  A[i] += B[i];", ("M",)),
