@@ -60,16 +60,20 @@ AS_WRITTEN = AsWrittenPass()
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
     """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
     its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
-    the original order whenever ``transformed`` runs it."""
+    the original order whenever ``transformed`` runs it, unless it unrolls and jams loops (gcc does not)."""
     ctx, schedule, decisions = transformed
+    jams = decisions.plan_of(UNROLL_JAM)
+    jammed = jams is not None and bool(jams.jams)
+    same = _same_order(schedule, written.model.schedule)
+    if same and jammed:
+        return transformed
     original, marks = _marked(written, earlier)
-    if _same_order(schedule, written.model.schedule):
+    if same:
         choice = AsWrittenChoice(True, None, None, "the transformed schedule runs the original order")
         return written, original, marks.then(AS_WRITTEN, choice)
     machine, parameters = written.machine, written.parameters
     score = score_schedule(written.model, original, written.deps.full, machine, parameters)
-    jams = decisions.plan_of(UNROLL_JAM)
-    lost = "unroll-and-jam keeps operands in registers across iterations" if jams and jams.jams else None
+    lost = "unroll-and-jam keeps operands in registers across iterations" if jammed else None
     choice = choose_as_written(
         score,
         score_schedule(ctx.model, schedule, ctx.deps.full, machine, parameters),
