@@ -60,12 +60,13 @@ AS_WRITTEN = AsWrittenPass()
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
     """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
     its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
-    the original order whenever ``transformed`` runs it, unless it unrolls and jams loops (gcc does not)."""
+    the original order whenever ``transformed`` runs it, unless it unrolls and jams loops (gcc does not) or
+    reaches arrays through pointers (its marks tell gcc what it cannot prove)."""
     ctx, schedule, decisions = transformed
     jams = decisions.plan_of(UNROLL_JAM)
     jammed = jams is not None and bool(jams.jams)
     same = _same_order(schedule, written.model.schedule)
-    if same and jammed:
+    if same and (jammed or _through_pointers(written, set(written.model.domains))):
         return transformed
     original, marks = _marked(written, earlier)
     if same:
