@@ -2,8 +2,8 @@
 
 Public: ``DEFAULT_CFLAGS``, ``DEFAULT_RTOL``, ``THREADS``, ``Build``, ``build``, ``beside``, ``run_outputs``,
 ``outputs_difference``, ``find_utilities``, ``polybench_additions``, ``completed_layout``, ``CheckFailure``,
-``optimize``, ``compared``, ``split_arguments``, ``command``.  ``polyopt tune`` (``polyopt.tune``) builds,
-runs and compares through these.
+``optimize``, ``compared``, ``split_arguments``, ``program_build``, ``command``.  ``polyopt tune``
+(``polyopt.tune``) builds, runs and compares through these.
 
 ``polyopt check FILE [EXTRA_SOURCES...] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [--cc CC]
 [--cflags '...'] [--optimized OUT.c] [--rtol R] [polyopt's flags...]`` optimizes FILE (or takes
@@ -203,6 +203,19 @@ def split_arguments(arguments: Sequence[str], ctx: click.Context) -> tuple[list[
     return paths, flags
 
 
+def program_build(
+    command: str, paths: Sequence[Path], cpp_flags: tuple[str, ...], cc: str, cflags: str, ignored: Sequence[str]
+) -> Build:
+    """How ``polyopt COMMAND`` builds the program of ``paths`` (FILE first): the compiler's flags completed for
+    PolyBench's layout (``completed_layout``); says so, and warns of the ``ignored`` Pluto flags."""
+    if ignored:
+        click.echo(ignored_pluto_warning(ignored), err=True)
+    cpp_flags, extra_sources, note = completed_layout(paths[0], tuple(paths[1:]), cpp_flags)
+    if note is not None:
+        click.echo(f"polyopt {command}: {note}", err=True)
+    return Build(cc=cc, cflags=tuple(shlex.split(cflags)), cpp_flags=cpp_flags, extra_sources=extra_sources)
+
+
 @click.command(
     cls=PolyoptCommand,  # polyopt's reading of -I/-D/-U, --report and Pluto's flags
     context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
@@ -266,13 +279,9 @@ def command(
         options_from_arguments(flags)
     except click.UsageError as error:
         raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
-    if ignored_pluto_flags:
-        click.echo(ignored_pluto_warning(ignored_pluto_flags), err=True)
     source = paths[0]
-    cpp_flags, extra_sources, note = completed_layout(source, tuple(paths[1:]), cpp_flags)
-    if note is not None:
-        click.echo(f"polyopt check: {note}", err=True)
-    how = Build(cc=cc, cflags=tuple(shlex.split(cflags)), cpp_flags=cpp_flags, extra_sources=extra_sources)
+    how = program_build("check", paths, cpp_flags, cc, cflags, ignored_pluto_flags)
+    cpp_flags = how.cpp_flags
     with tempfile.TemporaryDirectory(prefix="polyopt-check-") as tmp:
         folder = Path(tmp)
         try:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -40,8 +39,8 @@ from polyopt.check import (
     beside,
     build,
     compared,
-    completed_layout,
     outputs_difference,
+    program_build,
     run_outputs,
     split_arguments,
 )
@@ -50,7 +49,6 @@ from polyopt.cli import _output_path, _write_atomically, prepared
 from polyopt.diagnostics import PolyoptError
 from polyopt.frontend.regions import find_regions
 from polyopt.pipeline import optimize_text
-from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
 from polyopt.toolchain import CC, ToolchainError
 from polyopt.tune_plan import (
@@ -434,13 +432,9 @@ def command(
         options, _ = prepared([*flags, *cpp_flags])
     except click.UsageError as error:
         raise click.UsageError(f"polyopt's flags: {error.message}", ctx=ctx) from None
-    if ignored_pluto_flags:
-        click.echo(ignored_pluto_warning(ignored_pluto_flags), err=True)
     source = paths[0]
-    cpp_flags, extra_sources, note = completed_layout(source, tuple(paths[1:]), cpp_flags)
-    if note is not None:
-        click.echo(f"polyopt tune: {note}", err=True)
-    how = Build(cc=cc, cflags=tuple(shlex.split(cflags)), cpp_flags=cpp_flags, extra_sources=extra_sources)
+    how = program_build("tune", paths, cpp_flags, cc, cflags, ignored_pluto_flags)
+    cpp_flags = how.cpp_flags
     settings = Settings(how, runs, threads or options.machine.cores, rtol)
     arguments_used = (*flags, *cpp_flags)
     try:
