@@ -32,9 +32,8 @@ from types import MappingProxyType
 
 import click
 
-from polyopt.cli import _Command as PolyoptCommand
-from polyopt.cli import main as polyopt_command
-from polyopt.cli import options_from_arguments
+from polyopt.command import PolyoptCommand, options_from_arguments
+from polyopt.command import optimize as polyopt_command
 from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 

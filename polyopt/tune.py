@@ -44,8 +44,7 @@ from polyopt.check import (
     run_outputs,
     split_arguments,
 )
-from polyopt.cli import _Command as PolyoptCommand
-from polyopt.cli import _output_path, _write_atomically, prepared
+from polyopt.command import PolyoptCommand, output_path, prepared, write_atomically
 from polyopt.diagnostics import PolyoptError
 from polyopt.frontend.regions import find_regions
 from polyopt.pipeline import optimize_text
@@ -438,7 +437,7 @@ def command(
     settings = Settings(how, runs, threads or options.machine.cores, rtol)
     arguments_used = (*flags, *cpp_flags)
     try:
-        target = _output_path(source, output)
+        target = output_path(source, output)
         key = tune_key(source, arguments_used, settings, options.machine.cores, ALTERNATIVES)
         path = cache_folder() / f"tune-{key.digest()}.json"
         warnings: tuple[str, ...] = ()
@@ -453,7 +452,7 @@ def command(
             sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
             sys.stdout.flush()
         else:
-            _write_atomically(target, text)
+            write_atomically(target, text)
     except (TuneFailure, PolyoptError, OSError) as failure:
         click.echo(f"polyopt tune: {source}: FAILED: {failure}", err=True)
         sys.exit(1)
