@@ -34,7 +34,7 @@ from pathlib import Path
 from polyopt.bench_corpus import CORPUS_RTOL, corpus_main
 from polyopt.bench_polybench import DATASETS, polybench_main
 from polyopt.bench_timing import MAX_ROUNDS, geometric_mean, interleaved, twins
-from polyopt.check import DEFAULT_RTOL
+from polyopt.program.check import DEFAULT_RTOL
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from polyopt.bench_timing import geometric_mean, interleaved, twins
-from polyopt.check import (
+from polyopt.program.check import (
     DUMP_DEFINE,
     THREADS,
     Build,

@@ -2,9 +2,8 @@
 
 Public: ``main`` (the console script), ``options_from_arguments``, ``prepared`` (``polyopt.command``'s, the
 flags of ``polyopt FILE`` read as it reads them).  ``polyopt.command`` holds the optimizing command and
-``polyopt.check`` and ``polyopt.tune`` the other two; this module only chooses among them, so that those import
-no module that imports them.  ``python -m polyopt.cli --flags-markdown`` prints README's flag table from
-``polyopt.flags.FLAGS``.
+``polyopt.program`` the other two; this module only chooses among them, so that those import no module that
+imports them.  ``python -m polyopt.cli --flags-markdown`` prints README's flag table from ``polyopt.flags.FLAGS``.
 """
 
 from __future__ import annotations
@@ -15,12 +14,12 @@ from typing import Any
 
 import click
 
-from polyopt.check import command as check
 from polyopt.command import optimize
 from polyopt.command import options_from_arguments as options_from_arguments
 from polyopt.command import prepared as prepared
 from polyopt.flags import flags_markdown
-from polyopt.tune import command as tune
+from polyopt.program.check import command as check
+from polyopt.program.tune import command as tune
 
 # the words that name a command of their own when they come first
 _COMMANDS: dict[str, click.Command] = {"check": check, "tune": tune}

@@ -3,7 +3,7 @@
 Public: ``DEFAULT_CFLAGS``, ``DEFAULT_RTOL``, ``THREADS``, ``Build``, ``build``, ``beside``, ``run_outputs``,
 ``outputs_difference``, ``find_utilities``, ``polybench_additions``, ``completed_layout``, ``CheckFailure``,
 ``optimize``, ``compared``, ``split_arguments``, ``program_build``, ``command``.  ``polyopt tune``
-(``polyopt.tune``) builds, runs and compares through these.
+(``polyopt.program.tune``) builds, runs and compares through these.
 
 ``polyopt check FILE [EXTRA_SOURCES...] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [--cc CC]
 [--cflags '...'] [--optimized OUT.c] [--rtol R] [polyopt's flags...]`` optimizes FILE (or takes
