@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from polyopt.analysis.library_choice import Timing, crossover
-from polyopt.calibrate import QUICK, main, threshold
+from polyopt.calibrate.thresholds import QUICK, main, threshold
 from polyopt.emit.blas import cblas_available
 from polyopt.machine import load_target
 
