@@ -136,8 +136,7 @@ def test_optimized_rows_differ_from_the_original_order() -> None:
 EVERY_KIND = (
     "for (i = 0; i < n; i++) {\n  double t = b[i][0];\n  for (j = 0; j < n; j++)\n    a[i][j] = t * b[i][j];\n}\n"
     "for (i = 0; i < n; i++) {\n  s = b[i][i];\n  b[i][0] = s * s;\n}\n"
-    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    a[0][0] += b[i][j];\n"
-    + ROWS
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    a[0][0] += b[i][j];\n" + ROWS
 )
 
 
