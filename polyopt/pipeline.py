@@ -111,15 +111,15 @@ class Passes:
 
 
 PASSES = Passes(
-    LIBRARY,
-    PART_PASSES,
-    REGION_PASSES,
-    SCHEDULE_PASSES,
-    SCHEDULED_REGION_PASSES,
-    LOOP_PASSES,
-    CHOICE_PASSES,
-    CODE_PASSES,
-    SUMMARY,
+    library=LIBRARY,
+    part=PART_PASSES,
+    region=REGION_PASSES,
+    schedule=SCHEDULE_PASSES,
+    scheduled_region=SCHEDULED_REGION_PASSES,
+    loop=LOOP_PASSES,
+    choice=CHOICE_PASSES,
+    code=CODE_PASSES,
+    summary=SUMMARY,
 )
 IDENTITY = Passes(None, (), (), (), (), (), (), (), Summary((), (), "original order (identity)"))
 
