@@ -2,7 +2,7 @@
 
 Public: ``main``, ``options_from_arguments``, ``prepared``.  Exit codes: 0 success (warnings allowed), 1 an error in
 the input or output (nothing is written), 2 a usage error.  The options are made from the table
-``polyopt.flags.FLAGS``; ``python -m polyopt.cli --flags-markdown`` prints README's flag table from it.
+``polyopt.flags.FLAGS``; ``python -m polyopt.cli --flags-markdown`` prints doc/usage.md's flag table from it.
 """
 
 from __future__ import annotations
@@ -347,5 +347,5 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--flags-markdown"]:
-        sys.exit("usage: python -m polyopt.cli --flags-markdown  (README's flag table)")
+        sys.exit("usage: python -m polyopt.cli --flags-markdown  (doc/usage.md's flag table)")
     print(flags_markdown(), end="")
