@@ -96,19 +96,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 # The fast tier: what ``-m "not slow"`` keeps.  Every unit test (tests/analysis, emit, frontend, transform,
 # cli and the files at the top of tests/) and the golden decisions (tests/decisions) stay, except the test
-# functions of SLOW_TESTS; of the end-to-end folders (SAMPLED_FOLDERS) a sample stays:
+# functions of SLOW_TESTS; of the end-to-end tests a sample stays:
 # - tests/e2e/test_examples.py: the (kernel, option set) pairs of EXAMPLE_SAMPLE, at MINI: every option set
 #   once, each on a PolyBench kernel whose family it exercises (linear algebra, BLAS idioms, stencils,
 #   data mining, medley), with and without -fopenmp, with 1 and 2 threads;
-# - tests/fuzz/test_fuzz.py: the first FUZZ_SEEDS generated programs (one per option set);
+# - tests/fuzz/test_fuzz.py: the first FUZZ_SEEDS generated programs (one per option set), and the tests of
+#   the generator and of the differential check;
 # - tests/regressions: the cases of REGRESSION_SAMPLE (minimized programs of external/, from
 #   ../shared/cases; shrunk fuzz failures; loops once made slower, slow/);
 # - tests/e2e/test_corpus.py: no kernel outside its own SAMPLE;
-# - of every other test there, the first FIRST_CASES tests of each module in collection order, so that
-#   each module (one feature family: library calls, microkernels, reductions, expansion, contraction,
-#   tiling, ...) runs its first cases.
+# - of every other test in tests/e2e and tests/regressions (SAMPLED_FOLDERS), the first FIRST_CASES tests of
+#   each module in collection order, so that each module (one feature family: library calls, microkernels,
+#   reductions, expansion, contraction, tiling, ...) runs its first cases.
 # Everything else is marked ``slow``; ``python3 -m pytest -q`` (CI) runs all of it.
-SAMPLED_FOLDERS = ("tests/e2e/", "tests/fuzz/", "tests/regressions/")
+SAMPLED_FOLDERS = ("tests/e2e/", "tests/regressions/")
 EXAMPLE_SAMPLE: frozenset[tuple[str, str]] = frozenset(
     {
         ("gemm", "default"),
@@ -185,10 +186,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     taken: Counter[str] = Counter()
     for item in items:
         path = item.nodeid.partition("::")[0]
-        fast = item.nodeid.partition("[")[0] not in SLOW_TESTS
-        if fast and path.startswith(SAMPLED_FOLDERS):
-            own = _own_rule(item)
-            fast = taken[path] < FIRST_CASES if own is None else own
-            taken[path] += own is None
+        own = _own_rule(item)
+        fast = item.nodeid.partition("[")[0] not in SLOW_TESTS and own is not False
+        if fast and own is None and path.startswith(SAMPLED_FOLDERS):
+            fast = taken[path] < FIRST_CASES
+            taken[path] += 1
         if not fast:
             item.add_marker(pytest.mark.slow)
