@@ -3,7 +3,7 @@
 Public: ``main`` (the console script), ``options_from_arguments``, ``prepared`` (``polyopt.command``'s, the
 flags of ``polyopt FILE`` read as it reads them).  ``polyopt.command`` holds the optimizing command and
 ``polyopt.program`` the other two; this module only chooses among them, so that those import no module that
-imports them.  ``python -m polyopt.cli --flags-markdown`` prints README's flag table from ``polyopt.flags.FLAGS``.
+imports them.  ``python -m polyopt.cli --flags-markdown`` prints doc/usage.md's flag table from ``polyopt.flags.FLAGS``.
 """
 
 from __future__ import annotations
@@ -42,5 +42,5 @@ main = _Polyopt("main")
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--flags-markdown"]:
-        sys.exit("usage: python -m polyopt.cli --flags-markdown  (README's flag table)")
+        sys.exit("usage: python -m polyopt.cli --flags-markdown  (doc/usage.md's flag table)")
     print(flags_markdown(), end="")

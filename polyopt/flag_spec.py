@@ -43,7 +43,7 @@ class Flag:
     spelling's), its ``help``, the ``Options`` field it sets (``field``, dotted below a nested option:
     ``tiling.sizes``; empty for none), its value (``kind``: ``SWITCH``, a click type, or None for
     text; ``metavar``; ``default``; ``multiple``; other click ``settings``), and its ``readme`` rows
-    (spelling, meaning) in README's flag table (none where another flag's row covers it)."""
+    (spelling, meaning) in doc/usage.md's flag table (none where another flag's row covers it)."""
 
     spellings: tuple[str, ...]
     help: str

@@ -1,5 +1,5 @@
 """The ``polyopt`` command's options as one table, ``FLAGS``: ``polyopt.cli`` makes its click options
-from it, and ``flags_markdown`` renders README's flag table from it.
+from it, and ``flags_markdown`` renders doc/usage.md's flag table from it.
 
 Public: ``FLAGS``, ``flags_markdown``.  What one flag is and its click settings: ``polyopt.flag_spec``;
 the machine's and the input's flags: ``polyopt.flags_context``.
@@ -100,9 +100,9 @@ FLAGS = (
                 "`--no-as-written`",
                 "always use the transformed schedule; by default each region keeps its original order (with the "
                 "parallel and simd loops that pay) unless the cost model predicts the transformed schedule "
-                "clearly faster (see [The region as written](#the-region-as-written)); `--fuse` other than "
-                "`model`, `--tile-sizes` (or a `tile.sizes` file), `--fixed-tile-size` and `--l2tile` transform "
-                "as asked",
+                "clearly faster (see [The region as written](cost-models.md#the-region-as-written)); `--fuse` "
+                "other than `model`, `--tile-sizes` (or a `tile.sizes` file), `--fixed-tile-size` and `--l2tile` "
+                "transform as asked",
             ),
         ),
         kind=SWITCH,
@@ -147,7 +147,7 @@ FLAGS = (
                 "compute recognized BLAS idioms (GEMM, GEMV, GER, SYRK, SYR2K, TRMM, SYMM; see Library calls below) "
                 "with CBLAS when their work reaches a threshold (checked at run time, the optimized loops run "
                 "otherwise). `auto` (default) does it when gcc finds `cblas.h`, with thresholds measured by the "
-                "[probe](#the-probe); the output then starts with `#include <cblas.h>` and must be linked with "
+                "[probe](probe.md#the-probe); the output then starts with `#include <cblas.h>` and must be linked with "
                 "`-lopenblas` (`--report` says so)",
             ),
         ),
@@ -335,6 +335,6 @@ _CLICK_ROW = "| `--version`, `--help` | |"  # click's own options
 
 
 def flags_markdown() -> str:
-    """README's flag table: each flag's rows, in the order of ``FLAGS``."""
+    """doc/usage.md's flag table: each flag's rows, in the order of ``FLAGS``."""
     rows = [f"| {spelling} | {meaning} |" for flag in FLAGS for spelling, meaning in flag.readme]
     return "\n".join(["| flag | meaning |", "|---|---|", *rows, _CLICK_ROW]) + "\n"

@@ -182,7 +182,7 @@ INPUT_FLAGS = (
             (
                 "`--report=json`",
                 "the same, as one JSON document on standard error (the warnings go into it instead of lines of their "
-                "own); see [The JSON report](#the-json-report)",
+                "own); see [The JSON report](report.md#the-json-report)",
             ),
         ),
         kind=click.Choice(REPORT_CHOICES),
@@ -198,8 +198,8 @@ INPUT_FLAGS = (
         (
             (
                 "`--no-probe`",
-                "do not run the [probe](#the-probe) (hermetic builds; also `POLYOPT_NO_PROBE=1`): the thresholds above "
-                "decide every call",
+                "do not run the [probe](probe.md#the-probe) (hermetic builds; also `POLYOPT_NO_PROBE=1`): the "
+                "thresholds above decide every call",
             ),
         ),
         kind=SWITCH,

@@ -285,7 +285,7 @@ def target_text(machine: Machine) -> str:
 
 
 def keys_markdown() -> str:
-    """README's table of the target file's keys: each key, its default (facts: detected) and meaning."""
+    """doc/usage.md's table of the target file's keys: each key, its default (facts: detected) and meaning."""
     rows = [
         f"| `{key.name}` | {'detected' if key.group == FACT else f'`{_written(key, key.default)}`'} | {key.meaning} |"
         for key in KEYS

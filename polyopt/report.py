@@ -140,7 +140,7 @@ def report_json(
     warnings: Sequence[str],
     regions: Sequence[RegionSummary],
 ) -> str:
-    """The ``--report=json`` document of one run (its fields are described in README.md)."""
+    """The ``--report=json`` document of one run (its fields are described in doc/report.md)."""
     document: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "source": source,

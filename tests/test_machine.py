@@ -291,8 +291,8 @@ def test_a_profile_key_left_out_takes_its_default_and_a_fact_is_detected(tmp_pat
     assert machine.l1 == detect().l1
 
 
-def test_the_readme_lists_the_keys_of_the_table() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_usage_doc_lists_the_keys_of_the_table() -> None:
+    usage = (Path(__file__).resolve().parent.parent / "doc" / "usage.md").read_text(encoding="utf-8")
 
-    assert keys_markdown() in readme
+    assert keys_markdown() in usage
     assert "| `section-limit` | `16384` | most elements of an array section" in keys_markdown()

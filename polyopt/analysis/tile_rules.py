@@ -94,7 +94,7 @@ def within_extent(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 
 def scalar_square(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """In a band whose inner member is a scalar loop every other member is capped at the inner
-    tile (square tiles; README: tile sizes), unless the inner member runs a recurrence and a
+    tile (square tiles; doc/cost-models.md: tile sizes), unless the inner member runs a recurrence and a
     parallel member takes its place innermost in the tile (``polyopt.analysis.vector_loops``)."""
     if not facts.scalar or (facts.parallel is not None and facts.recurrence):
         return tiles, None

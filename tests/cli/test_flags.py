@@ -1,5 +1,5 @@
 """Tests for ``polyopt.flags``: the one table of options makes the command's click options and
-README's flag table, and names the ``Options`` field each flag sets."""
+doc/usage.md's flag table, and names the ``Options`` field each flag sets."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from polyopt.command import optimize
 from polyopt.flags import FLAGS, flags_markdown
 from polyopt.options import Options
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+USAGE = Path(__file__).resolve().parents[2] / "doc" / "usage.md"
 
 
-def test_the_readme_flag_table_is_the_rendered_one() -> None:
+def test_the_usage_flag_table_is_the_rendered_one() -> None:
     table = flags_markdown()
-    text = README.read_text(encoding="utf-8")
+    text = USAGE.read_text(encoding="utf-8")
     start = text.index("| flag | meaning |\n")
 
     assert text[start : start + len(table)] == table

@@ -1,4 +1,4 @@
-"""Tests for ``--report=json``: one JSON document with the text report's decisions, documented in README.md."""
+"""Tests for ``--report=json``: one JSON document with the text report's decisions, documented in doc/report.md."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from polyopt.report import DependenceLine, RegionReport, StatementLine, format_r
 from tests.cli.test_cli import run
 from tests.support import EXAMPLES, working_copy
 
-README = Path(__file__).resolve().parent.parent.parent / "README.md"
+REPORT_DOC = Path(__file__).resolve().parent.parent.parent / "doc" / "report.md"
 OUTSIDE_THE_MODEL = """\
 int f(int);
 void k(int n, int *a)
@@ -122,9 +122,9 @@ def test_a_region_kept_as_written_and_every_warning_are_in_the_document(
     assert len(document["warnings"]) == 3
 
 
-def test_every_key_of_the_document_is_documented_in_the_readme(gemm: Path) -> None:
+def test_every_key_of_the_document_is_documented_in_doc_report(gemm: Path) -> None:
     document = json.loads(run("gemm.c", "-o", "out.c", "--report=json").stderr)
-    section = re.split(r"\n##+ ", README.read_text().split("### The JSON report", 1)[1], maxsplit=1)[0]
+    section = re.split(r"\n##+ ", REPORT_DOC.read_text().split("# The JSON report", 1)[1], maxsplit=1)[0]
     documented = set(re.findall(r"`([a-z_]+)`", section))
 
     region = document["regions"][0]

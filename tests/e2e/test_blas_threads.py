@@ -1,5 +1,5 @@
 """CBLAS calls are never made inside an OpenMP parallel region, so the library's threads and polyopt's
-do not oversubscribe the cores (README: Threads).
+do not oversubscribe the cores (doc/probe.md: Threads).
 
 Examples with BLAS idioms next to parallel loops are optimized with every call forced and every
 parallel loop starting threads (``--parallel-work=1``), and linked with stand-ins for the double
