@@ -1,4 +1,4 @@
-"""The probe (``polyopt.probe``) and the choice it leads to (``polyopt.analysis.library_choice``):
+"""The probe (``polyopt.library.probe``) and the choice it leads to (``polyopt.library.choice``):
 its cache (atomic writes, one probe at a time, a new key when the library or the CPU changes),
 ``--no-probe``, thresholds set by a target file or flags, and the report.  The measurements are
 made up: nothing is timed here."""
@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from polyopt.analysis.library_choice import (
+from polyopt.cli import main
+from polyopt.library.blas import cblas_available
+from polyopt.library.choice import (
     AWAITING_PROBE,
     SHARED,
     LibraryChoice,
@@ -29,13 +31,19 @@ from polyopt.analysis.library_choice import (
     measured_choice,
     microkernel_wins,
 )
-from polyopt.cli import main
-from polyopt.emit.blas import cblas_available
+from polyopt.library.probe import (
+    CLOSE,
+    GEMV_SIZES,
+    NO_PROBE_VARIABLE,
+    STREAM_SIZE_LIMIT,
+    RunProbe,
+    default_gemv_sizes,
+    sampled,
+)
+from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 from polyopt.machine import Machine, detect
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.probe import CLOSE, GEMV_SIZES, NO_PROBE_VARIABLE, STREAM_SIZE_LIMIT, RunProbe, default_gemv_sizes, sampled
-from polyopt.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
 # a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, and loses to the
@@ -56,7 +64,7 @@ def _thresholds(choice: LibraryChoice) -> dict[str, int | None]:
 
 
 class FakeRun:
-    """Stands for ``polyopt.probe.measure``: counts its calls and returns ``measurements``."""
+    """Stands for ``polyopt.library.probe.measure``: counts its calls and returns ``measurements``."""
 
     def __init__(self, measurements: Measurements = SLOW_GEMM) -> None:
         self.measurements = measurements

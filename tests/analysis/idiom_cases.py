@@ -1,4 +1,4 @@
-"""Regions and helpers shared by the idiom recognition tests (``polyopt.analysis.idioms``)."""
+"""Regions and helpers shared by the idiom recognition tests (``polyopt.library``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.idioms import Gemm, find_idioms
+from polyopt.library import Gemm, find_idioms
 from polyopt.model import PolyModel
 from tests.support import EXAMPLES
 

@@ -1,11 +1,11 @@
-"""BLAS idiom recognition on the model (``polyopt.analysis.idioms``): the PolyBench kernels, report lines,
+"""BLAS idiom recognition on the model (``polyopt.library``): the PolyBench kernels, report lines,
 and the types the calls compute in.  Each family's matches are tested in ``test_idioms_<family>.py``."""
 
 from __future__ import annotations
 
 import pytest
 
-from polyopt.analysis.idioms import Gemm, find_idioms
+from polyopt.library import Gemm, find_idioms
 from tests.analysis.idiom_cases import (
     DOITGEN_DECLARED,
     GEMV,

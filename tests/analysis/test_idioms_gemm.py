@@ -1,4 +1,4 @@
-"""GEMM and the batched in-place GEMM (``polyopt.analysis.idioms.gemm``): matches, the cases left
+"""GEMM and the batched in-place GEMM (``polyopt.library.idioms.gemm``): matches, the cases left
 alone, and the CBLAS calls that compute them."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import islpy as isl
 import pytest
 
-from polyopt.analysis.idioms import BatchedGemm, Gemm, find_idioms
-from polyopt.analysis.idioms.cblas import Call, Repeat, Scratch
 from polyopt.emit.cast import CDecl
 from polyopt.emit.cprint import print_c
+from polyopt.library import BatchedGemm, Gemm, find_idioms
+from polyopt.library.cblas import Call, Repeat, Scratch
 from tests.analysis.idiom_cases import (
     DOITGEN_DECLARED,
     GEMM,

@@ -1,12 +1,12 @@
-"""GEMV and GER (``polyopt.analysis.idioms.gemv``): matches, the cases left alone, and the CBLAS calls
+"""GEMV and GER (``polyopt.library.idioms.gemv``): matches, the cases left alone, and the CBLAS calls
 that compute them."""
 
 from __future__ import annotations
 
 import pytest
 
-from polyopt.analysis.idioms import Gemv, Ger, Rank1, find_idioms
-from polyopt.analysis.idioms.cblas import Call
+from polyopt.library import Gemv, Ger, Rank1, find_idioms
+from polyopt.library.cblas import Call
 from tests.analysis.idiom_cases import GEMV, GEMV_JI, ModelOf, idioms_of, matrix_arguments, vector_arguments
 
 

@@ -1,12 +1,12 @@
-"""The layers under the idiom families (``polyopt.analysis.idioms``): the statement layer, which reads
+"""The layers under the idiom families (``polyopt.library``): the statement layer, which reads
 the C of a statement, and the isl shape layer, which tests its domain."""
 
 from __future__ import annotations
 
 import pytest
 
-from polyopt.analysis.idioms import shapes, statements
-from polyopt.analysis.idioms.statements import Ref, Term
+from polyopt.library import shapes, statements
+from polyopt.library.statements import Ref, Term
 from tests.analysis.idiom_cases import GEMV, SYRK, ModelOf, product_body, size_text
 
 PRODUCT = (Ref("A", ("i", "k")), Ref("B", ("k", "j")))

@@ -1,4 +1,4 @@
-"""SYRK, SYR2K and SYMM (``polyopt.analysis.idioms.symmetric``): matches, the cases left alone, and the
+"""SYRK, SYR2K and SYMM (``polyopt.library.idioms.symmetric``): matches, the cases left alone, and the
 CBLAS calls that compute them."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import islpy as isl
 import pytest
 
-from polyopt.analysis.idioms import Symm, Syr2k, Syrk, find_idioms
-from polyopt.analysis.idioms.cblas import Call, Scratch
 from polyopt.emit.cprint import print_c
+from polyopt.library import Symm, Syr2k, Syrk, find_idioms
+from polyopt.library.cblas import Call, Scratch
 from tests.analysis.idiom_cases import (
     ACCUMULATE,
     FINAL,

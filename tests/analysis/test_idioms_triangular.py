@@ -1,12 +1,12 @@
-"""TRMM (``polyopt.analysis.idioms.triangular``): matches, the cases left alone, and the CBLAS call that
+"""TRMM (``polyopt.library.idioms.triangular``): matches, the cases left alone, and the CBLAS call that
 computes it."""
 
 from __future__ import annotations
 
 import pytest
 
-from polyopt.analysis.idioms import Trmm, find_idioms
-from polyopt.analysis.idioms.cblas import Call
+from polyopt.library import Trmm, find_idioms
+from polyopt.library.cblas import Call
 from tests.analysis.idiom_cases import TRMM, ModelOf, idioms_of, matrix_arguments
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from polyopt.analysis.microkernel import plan_microkernel
+from polyopt.library.microkernel_plan import plan_microkernel
 from polyopt.machine import Machine
 
 AVX512 = Machine(

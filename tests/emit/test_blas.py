@@ -1,4 +1,4 @@
-"""CBLAS calls' C text (``polyopt.emit.blas``): every matrix passed needs rows that are arrays, which
+"""CBLAS calls' C text (``polyopt.library.blas``): every matrix passed needs rows that are arrays, which
 the compiler decides from the declared types (``LEADING_HELPER``: 0 for row pointers, and then the
 loops run)."""
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.analysis.idioms import find_idioms
-from polyopt.emit.blas import LEADING_HELPER, cblas_available, library_block, library_enabled
 from polyopt.emit.cast import CStmt
 from polyopt.emit.cprint import print_c
 from polyopt.emit.splice import HELPER_DEFINITIONS
+from polyopt.library import find_idioms
+from polyopt.library.blas import LEADING_HELPER, cblas_available, library_block, library_enabled
 from polyopt.model import PolyModel
 from tests.e2e.handwritten import DECLARATIONS
 from tests.e2e.test_blas import CASES

@@ -1,4 +1,4 @@
-"""The GEMM microkernel's C text (``polyopt.emit.microkernel``): subscripts, guards, pragmas, and the
+"""The GEMM microkernel's C text (``polyopt.library.microkernel``): subscripts, guards, pragmas, and the
 assembly gcc makes of it (FMAs on zmm registers with AVX-512)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.analysis.idioms import Gemm, Symm, Syr2k, Syrk, Trmm
-from polyopt.analysis.microkernel import plan_microkernel
 from polyopt.emit.cast import CIf, CStmt
 from polyopt.emit.cprint import print_c
-from polyopt.emit.microkernel import microkernel_block
 from polyopt.emit.splice import HELPER_DEFINITIONS
+from polyopt.library import Gemm, Symm, Syr2k, Syrk, Trmm
+from polyopt.library.microkernel import microkernel_block
+from polyopt.library.microkernel_plan import plan_microkernel
 from polyopt.machine import Machine
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, cores=2, simd_bytes=64, origin="t", vector_registers=32)

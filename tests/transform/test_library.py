@@ -1,4 +1,4 @@
-"""Where library calls go (``polyopt.transform.library``): the cut around idioms, the idioms left
+"""Where library calls go (``polyopt.library.segments``): the cut around idioms, the idioms left
 to the loops because their work at the assumed parameter values is below their threshold, and the
 arrays that a later segment reads (not dead after their segment)."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.idioms import find_idioms
 from polyopt.analysis.reductions import find_reductions, relax
+from polyopt.library import find_idioms
+from polyopt.library.segments import LibraryPlan, expected_work, plan_library, read_later
 from polyopt.model import PolyModel
-from polyopt.transform.library import LibraryPlan, expected_work, plan_library, read_later
 
 ModelOf = Callable[[str], PolyModel]
 

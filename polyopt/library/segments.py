@@ -9,7 +9,7 @@ matrix-vector products read ``A`` once when fused; cut apart, with the call
 not made, they ran 1.3–2.5 times slower at LARGE sizes).  The call of an idiom
 that is cut out is still decided at run time.
 
-Each recognized idiom (``polyopt.analysis.idioms``) becomes a segment of its
+Each recognized idiom (``polyopt.library``) becomes a segment of its
 own, run as its calls: the statement it is, or all of them for an idiom of
 several statements (SYMM's four, the batched GEMM's three); the statements between them, in source order,
 form the other segments, each optimized like a region of its own.  Running the
@@ -35,7 +35,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
-from polyopt.analysis.idioms import Idiom
+from polyopt.library import Idiom
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import schedule_respects
 

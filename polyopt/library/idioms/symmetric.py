@@ -28,10 +28,13 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from polyopt.analysis.dependences import loop_paths
-from polyopt.analysis.idioms import shapes
-from polyopt.analysis.idioms.cblas import INDEX, SCRATCH, Call, CblasCode, Scratch, loop, matrix, trans, uplo
-from polyopt.analysis.idioms.idiom import Idiom, SquareOperand, Tail, half, transposed
-from polyopt.analysis.idioms.statements import (
+from polyopt.emit.cast import CStmt
+from polyopt.frontend.declarations import Declarations
+from polyopt.frontend.scop import Statement
+from polyopt.library import shapes
+from polyopt.library.cblas import INDEX, SCRATCH, Call, CblasCode, Scratch, loop, matrix, trans, uplo
+from polyopt.library.protocol import Idiom, SquareOperand, Tail, half, transposed
+from polyopt.library.statements import (
     Ref,
     Term,
     Update,
@@ -43,9 +46,6 @@ from polyopt.analysis.idioms.statements import (
     same_type,
     zeroed,
 )
-from polyopt.emit.cast import CStmt
-from polyopt.frontend.declarations import Declarations
-from polyopt.frontend.scop import Statement
 from polyopt.model import PolyModel
 
 

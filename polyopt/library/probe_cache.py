@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from polyopt import __version__
-from polyopt.analysis.library_choice import TIMED, Measurements, Timing
+from polyopt.library.choice import TIMED, Measurements, Timing
 from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import islpy as isl
 
-from polyopt.analysis.idioms.cblas import CblasCode
+from polyopt.library.cblas import CblasCode
 
 
 @dataclass(frozen=True, eq=False)

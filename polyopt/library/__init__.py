@@ -9,19 +9,19 @@ and access relations with isl, and one module per idiom family (``gemm``, ``gemv
 with ``cblas``); ``recognition`` tries the matchers.
 
 The calls compute in the type of the updated elements (they run only on ``float`` or ``double``
-arrays, ``polyopt.emit.blas``), and must compute what the statements compute in their declared types
+arrays, ``polyopt.library.blas``), and must compute what the statements compute in their declared types
 (``polyopt.frontend.declarations``): an accumulator (SYMM's ``t``, the batched GEMM's buffer) is
 declared of the type of the elements it is combined into, and a term's factors other than elements
 are multiplied in floating arithmetic (``statements``).
 """
 
-from polyopt.analysis.idioms.cblas import CblasCode
-from polyopt.analysis.idioms.gemm import BatchedGemm, Gemm
-from polyopt.analysis.idioms.gemv import Gemv, Ger, Rank1
-from polyopt.analysis.idioms.idiom import Idiom, Tail
-from polyopt.analysis.idioms.recognition import find_idioms
-from polyopt.analysis.idioms.symmetric import Symm, Syr2k, Syrk
-from polyopt.analysis.idioms.triangular import Trmm
+from polyopt.library.cblas import CblasCode
+from polyopt.library.idioms.gemm import BatchedGemm, Gemm
+from polyopt.library.idioms.gemv import Gemv, Ger, Rank1
+from polyopt.library.idioms.symmetric import Symm, Syr2k, Syrk
+from polyopt.library.idioms.triangular import Trmm
+from polyopt.library.protocol import Idiom, Tail
+from polyopt.library.recognition import find_idioms
 
 __all__ = [
     "BatchedGemm",

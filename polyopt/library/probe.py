@@ -20,9 +20,9 @@ library's threads wait for the cores, milliseconds later; the mean weighs both a
 where a median picks either): five rounds, then more rounds of the cases whose fastest variants are
 within ``CLOSE`` of each other, up to ``MAX_RUNS`` (``sampled``; a few seconds in all).  The near ties are
 where the choice flipped from one probe to the next.  ``measured_choice``
-(``polyopt.analysis.library_choice``) turns the timings into a choice per idiom.
+(``polyopt.library.choice``) turns the timings into a choice per idiom.
 
-The result is cached per user, per CPU and library (``polyopt.probe_cache``).  No probe with
+The result is cached per user, per CPU and library (``polyopt.library.probe_cache``).  No probe with
 ``--no-probe`` or ``POLYOPT_NO_PROBE`` set (hermetic builds), when gcc finds no ``cblas.h`` or no
 ``libopenblas``, or when a target file or flags set both thresholds; the documented defaults (the
 machine's thresholds) apply then.
@@ -39,7 +39,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from polyopt.analysis.library_choice import (
+from polyopt.library.blas import cblas_available, library_enabled
+from polyopt.library.choice import (
     AWAITING_PROBE,
     LibraryChoice,
     Measurements,
@@ -47,11 +48,10 @@ from polyopt.analysis.library_choice import (
     default_choice,
     measured_choice,
 )
-from polyopt.emit.blas import cblas_available, library_enabled
+from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed
 from polyopt.machine import Machine
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
-from polyopt.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed
 from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, run_program
 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.idioms.statements import Update
 from polyopt.frontend.scop import Statement
+from polyopt.library.statements import Update
 from polyopt.model import PolyModel
 
 BOX = "0 <= {r} < {M} and 0 <= {c} < {N}"

@@ -1,4 +1,4 @@
-"""How an idiom spells its CBLAS calls (seed 000, Sec. 4.4): plain data that ``polyopt.emit.blas``
+"""How an idiom spells its CBLAS calls (seed 000, Sec. 4.4): plain data that ``polyopt.library.blas``
 wraps into the code that decides at run time whether the calls run.
 
 Public: ``LEADING_HELPER``, ``SCRATCH``, ``INDEX``, ``Call``, ``Scratch``, ``Repeat``, ``CblasCode``,

@@ -1,4 +1,4 @@
-"""CBLAS calls for recognized BLAS idioms (``polyopt.analysis.idioms``), seed 000 Sec. 4.4.
+"""CBLAS calls for recognized BLAS idioms (``polyopt.library``), seed 000 Sec. 4.4.
 
 Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``,
 ``LEADING_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``,
@@ -33,10 +33,10 @@ from __future__ import annotations
 import functools
 import subprocess
 
-from polyopt.analysis.idioms import CblasCode, Idiom
-from polyopt.analysis.idioms.cblas import LEADING_HELPER, SCRATCH
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import infix, joined
+from polyopt.library import CblasCode, Idiom
+from polyopt.library.cblas import LEADING_HELPER, SCRATCH
 
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()

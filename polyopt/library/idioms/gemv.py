@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polyopt.analysis.idioms import shapes
-from polyopt.analysis.idioms.cblas import Call, CblasCode, matrix, trans, vector
-from polyopt.analysis.idioms.idiom import Idiom, transposed
-from polyopt.analysis.idioms.statements import Update, product
+from polyopt.library import shapes
+from polyopt.library.cblas import Call, CblasCode, matrix, trans, vector
+from polyopt.library.protocol import Idiom, transposed
+from polyopt.library.statements import Update, product
 from polyopt.model import PolyModel
 
 

@@ -3,7 +3,7 @@
 Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
 ``KINDS``, ``TIMED``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
-The numbers come from the probe (``polyopt.probe``): region times of a matrix-matrix product
+The numbers come from the probe (``polyopt.library.probe``): region times of a matrix-matrix product
 (GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
 product (GEMV) with the loops and the call, and of two matrix-vector products over one matrix (``y = A x``
 and ``z = Aᵀ w``, which the loops fuse into one pass over the matrix and the calls read twice), at a few
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polyopt.analysis.idioms import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
+from polyopt.library import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
 from polyopt.machine import Machine
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
@@ -61,7 +61,7 @@ class Timing:
 @dataclass(frozen=True)
 class Measurements:
     """What the probe measured: GEMM (n×n×n), GEMV (n×n), shared-matrix (two n×n GEMVs over one matrix)
-    and SYRK (``C += A Aᵀ`` on the lower triangle), SYMM and TRMM (n×n×n, ``polyopt.probe``) timings, the
+    and SYRK (``C += A Aᵀ`` on the lower triangle), SYMM and TRMM (n×n×n, ``polyopt.library.probe``) timings, the
     library as it reports itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when
     unknown), and the machine's load average over the last minute when the probe started (a busy machine
     skews them)."""

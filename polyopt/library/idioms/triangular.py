@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polyopt.analysis.idioms import shapes
-from polyopt.analysis.idioms.cblas import Call, CblasCode, matrix, trans, uplo
-from polyopt.analysis.idioms.idiom import SquareOperand, half, transposed
-from polyopt.analysis.idioms.statements import Ref, Update, product
+from polyopt.library import shapes
+from polyopt.library.cblas import Call, CblasCode, matrix, trans, uplo
+from polyopt.library.protocol import SquareOperand, half, transposed
+from polyopt.library.statements import Ref, Update, product
 from polyopt.model import PolyModel
 
 

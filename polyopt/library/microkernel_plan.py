@@ -3,7 +3,7 @@
 Public: ``MicrokernelPlan``, ``REFERENCE_BYTES``, ``plan_microkernel``.
 
 When no BLAS call computes a recognized ``C += alpha * op(A) * op(B)``
-(``polyopt.analysis.idioms.Gemm``), polyopt runs it as PolyDL's outer-product
+(``polyopt.library.Gemm``), polyopt runs it as PolyDL's outer-product
 microkernel (seed 001, Sec. 6.2, Algorithm 4): an ``mr`` x ``nr`` block of ``C``
 stays in vector registers while ``kc`` rank-1 updates add a column of ``A``
 times a row of ``B`` to it.  Around it, the loops block ``C`` and the operands

@@ -5,20 +5,20 @@ Public: ``find_idioms``.
 
 The match is on subscripts, domains and the original order, never on array names.  Matchers of
 several statements (SYMM, the batched GEMM) take their statements first; the others match one update
-each (``polyopt.analysis.idioms.statements``).
+each (``polyopt.library.statements``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from polyopt.analysis.idioms.gemm import match_batched, match_gemm
-from polyopt.analysis.idioms.gemv import match_gemv, match_ger
-from polyopt.analysis.idioms.idiom import Idiom
-from polyopt.analysis.idioms.statements import Update, update
-from polyopt.analysis.idioms.symmetric import match_rank_k, match_symm
-from polyopt.analysis.idioms.triangular import match_trmm
 from polyopt.frontend.scop import Statement, opaque_arrays
+from polyopt.library.idioms.gemm import match_batched, match_gemm
+from polyopt.library.idioms.gemv import match_gemv, match_ger
+from polyopt.library.idioms.symmetric import match_rank_k, match_symm
+from polyopt.library.idioms.triangular import match_trmm
+from polyopt.library.protocol import Idiom
+from polyopt.library.statements import Update, update
 from polyopt.model import PolyModel
 
 # one update each, the first that matches wins

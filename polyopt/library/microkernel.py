@@ -1,4 +1,4 @@
-"""The GEMM microkernel as C text (``polyopt.analysis.microkernel``), seed 001 Sec. 6.2.
+"""The GEMM microkernel as C text (``polyopt.library.microkernel_plan``), seed 001 Sec. 6.2.
 
 Public: ``MICROKERNEL_HELPERS``, ``microkernel_block``.
 
@@ -33,14 +33,14 @@ upper triangular, from the last when lower), so that every row is read with its 
 
 from __future__ import annotations
 
-from polyopt.analysis.idioms import Gemm, Symm, Syrk, Trmm
-from polyopt.analysis.idioms.idiom import half
-from polyopt.analysis.idioms.symmetric import RankK
-from polyopt.analysis.microkernel import MicrokernelPlan
-from polyopt.emit.blas import ALLOC_HELPER, KIND_HELPER, all_positive, same_kind
 from polyopt.emit.cast import CIf, CNode, CStmt
 from polyopt.emit.cexpr import joined
 from polyopt.emit.splice import render_template
+from polyopt.library import Gemm, Symm, Syrk, Trmm
+from polyopt.library.blas import ALLOC_HELPER, KIND_HELPER, all_positive, same_kind
+from polyopt.library.idioms.symmetric import RankK
+from polyopt.library.microkernel_plan import MicrokernelPlan
+from polyopt.library.protocol import half
 
 MICROKERNEL_HELPERS = frozenset({KIND_HELPER, "polyopt_min", ALLOC_HELPER})
 # the template's names of the row of C and op(A), the column of C and op(B), and the step of the sum

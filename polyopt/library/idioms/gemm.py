@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.analysis.idioms import shapes
-from polyopt.analysis.idioms.cblas import (
+from polyopt.emit.cast import CDecl, CStmt
+from polyopt.frontend.scop import Statement
+from polyopt.library import shapes
+from polyopt.library.cblas import (
     INDEX,
     LEADING_HELPER,
     SCRATCH,
@@ -35,8 +37,8 @@ from polyopt.analysis.idioms.cblas import (
     matrix,
     trans,
 )
-from polyopt.analysis.idioms.idiom import Idiom, Tail, transposed
-from polyopt.analysis.idioms.statements import (
+from polyopt.library.protocol import Idiom, Tail, transposed
+from polyopt.library.statements import (
     Ref,
     Term,
     Update,
@@ -48,8 +50,6 @@ from polyopt.analysis.idioms.statements import (
     same_type,
     zeroed,
 )
-from polyopt.emit.cast import CDecl, CStmt
-from polyopt.frontend.scop import Statement
 from polyopt.model import PolyModel
 
 _BATCH = "polyopt_batch"  # the first batch of a call
