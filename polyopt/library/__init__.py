@@ -1,12 +1,26 @@
-"""Idiom recognition on the polyhedral model: statements that BLAS calls compute (seed 000, Sec. 4.4).
+"""Library calls for BLAS idioms (seed 000, Sec. 4.4): statements that CBLAS routines compute, recognized
+on the polyhedral model, cut out of their region and run by CBLAS calls, by polyopt's GEMM microkernel
+(seed 001, Sec. 6.2) or by the loops, whichever the probe's measurements say is fastest.
 
-Public: ``Tail``, ``Idiom``, ``Gemm``, ``BatchedGemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``, ``Syr2k``,
-``Symm``, ``Trmm``, ``CblasCode``, ``find_idioms``.
+Public: ``Tail``, ``Idiom``, ``RankK``, ``Gemm``, ``BatchedGemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``,
+``Syr2k``, ``Symm``, ``Trmm``, ``CblasCode``, ``find_idioms``.
 
-Layers: ``statements`` reads the statements' C (the only module that does), ``shapes`` tests domains
-and access relations with isl, and one module per idiom family (``gemm``, ``gemv``, ``symmetric``,
-``triangular``) holds its idioms, their matchers and the CBLAS code of each (``Idiom.cblas``, spelled
-with ``cblas``); ``recognition`` tries the matchers.
+Modules, by what they do:
+
+- ``protocol``: what every idiom kind is (``Idiom``): its recognition, CBLAS spelling, microkernel
+  operands and threshold key; ``idioms``: one module per idiom family implementing it (``gemm``,
+  ``batched_gemm`` (PolyBench's doitgen), ``gemv``, ``ger``, ``rank_k`` (SYRK, SYR2K), ``symm``, ``trmm``);
+- recognition: ``statements`` reads the statements' C (the only module that does), ``shapes`` tests
+  domains and access relations with isl, ``recognition`` tries every kind's ``match`` (``find_idioms``);
+- the code: ``cblas`` is how an idiom spells its calls, ``blas`` wraps them into the code that decides at
+  run time whether they run; ``operands`` is how an idiom names its operands to the microkernel,
+  ``microkernel_plan`` the microkernel's blocking, ``microkernel`` its C text;
+- the decision: ``choice`` says which of the call, the microkernel and the loops computes each idiom
+  kind, by size, from the measurements of ``probe`` (cached by ``probe_cache``);
+- the step: ``segments`` cuts the region around its idioms, ``step`` runs the segments (the pipeline's
+  pass ``polyopt.passes.library``);
+- ``cblas_reference``: the benchmark's yardstick, an example's region written as direct CBLAS calls
+  (``python -m polyopt.library.cblas_reference``).
 
 The calls compute in the type of the updated elements (they run only on ``float`` or ``double``
 arrays, ``polyopt.library.blas``), and must compute what the statements compute in their declared types
@@ -16,10 +30,13 @@ are multiplied in floating arithmetic (``statements``).
 """
 
 from polyopt.library.cblas import CblasCode
-from polyopt.library.idioms.gemm import BatchedGemm, Gemm
-from polyopt.library.idioms.gemv import Gemv, Ger, Rank1
-from polyopt.library.idioms.symmetric import Symm, Syr2k, Syrk
-from polyopt.library.idioms.triangular import Trmm
+from polyopt.library.idioms.batched_gemm import BatchedGemm
+from polyopt.library.idioms.gemm import Gemm
+from polyopt.library.idioms.gemv import Gemv
+from polyopt.library.idioms.ger import Ger, Rank1
+from polyopt.library.idioms.rank_k import RankK, Syr2k, Syrk
+from polyopt.library.idioms.symm import Symm
+from polyopt.library.idioms.trmm import Trmm
 from polyopt.library.protocol import Idiom, Tail
 from polyopt.library.recognition import find_idioms
 
@@ -31,6 +48,7 @@ __all__ = [
     "Ger",
     "Idiom",
     "Rank1",
+    "RankK",
     "Symm",
     "Syr2k",
     "Syrk",

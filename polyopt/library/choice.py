@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyopt.library import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
+from polyopt.library.protocol import BLOCKS, SHARED, TRIANGLE
 from polyopt.machine import Machine
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
@@ -91,10 +92,6 @@ class Call:
     reason: str
 
 
-# the kind of the call of a GEMV or GER whose matrix another statement of its region accesses
-SHARED = "Gemv/Ger on a shared matrix"
-
-
 @dataclass(frozen=True)
 class LibraryChoice:
     """The calls of every idiom kind, whether the microkernel computes GEMMs (and SYMMs and TRMMs) where no
@@ -107,7 +104,7 @@ class LibraryChoice:
     def threshold(self, idiom: Idiom, shared: bool = False) -> int | None:
         """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
         region accesses the matrix of this level-2 idiom."""
-        kind = SHARED if shared and idiom.LEVEL == 2 else type(idiom).__name__
+        kind = idiom.threshold_key(shared)
         return next(call.threshold for call in self.calls if call.kind == kind)
 
     def describe(self) -> tuple[str, ...]:
@@ -155,7 +152,6 @@ def _machine_call(kind: str, level: int, machine: Machine) -> Call:
     return Call(kind, getattr(machine, field), f"{field.replace('_', '-')} of the machine")
 
 
-_RANK_K = ("Syrk", "Syr2k")
 _LEVELS = {**{kind.__name__: kind.LEVEL for kind in KINDS}, SHARED: 2}
 
 
@@ -184,20 +180,15 @@ def measured_choice(
     """The choice from ``measurements`` (see the module docstring): ``given`` are the BLAS levels whose
     threshold a target file or a flag sets; ``microkernel``: whether the microkernel may run at all."""
     kernel = microkernel and microkernel_wins(measurements.gemm)
+    # what runs where no call is made, by the kind's MICROKERNEL: True when it is the microkernel
+    against = {BLOCKS: kernel, TRIANGLE: microkernel and machine.rank_k_microkernel > 0, None: False}
     measured = {
-        "Gemm": _measured_call("Gemm", measurements.gemm, 3, kernel, "GEMM"),
-        "BatchedGemm": _measured_call("BatchedGemm", measurements.gemm, 3, False, "GEMM"),
-        "Gemv": _measured_call("Gemv", measurements.gemv, 2, False, "GEMV"),
-        "Ger": _measured_call("Ger", measurements.gemv, 2, False, "GEMV"),
+        kind.__name__: _measured_call(kind.__name__, timings, kind.LEVEL, against[kind.MICROKERNEL], kind.PROBE.upper())
+        for kind in KINDS
+        if (timings := getattr(measurements, kind.PROBE))
     }
     if measurements.shared:
         measured[SHARED] = _measured_call(SHARED, measurements.shared, 2, False, "shared-matrix GEMV")
-    rank_k = microkernel and machine.rank_k_microkernel > 0
-    for kind in _RANK_K if measurements.syrk else ():
-        measured[kind] = _measured_call(kind, measurements.syrk, 3, rank_k, "SYRK")
-    for kind, timings in (("Symm", measurements.symm), ("Trmm", measurements.trmm)):
-        if timings:
-            measured[kind] = _measured_call(kind, timings, 3, kernel, kind.upper())
     calls = tuple(
         measured[call.kind] if call.kind in measured and _LEVELS[call.kind] not in given else call
         for call in _machine_calls(machine)

@@ -1,17 +1,39 @@
-"""What every BLAS idiom is: its statements, the call's sizes and work, its report line and its CBLAS
-code (seed 000, Sec. 4.4).
+"""What every BLAS idiom kind is (seed 000, Sec. 4.4): the one protocol the library step, the choice and the
+microkernel use, so that none of them asks which kind an idiom is.
 
-Public: ``Tail``, ``Idiom``, ``SquareOperand``, ``half``, ``transposed``.
+Public: ``Tail``, ``Idiom``, ``SquareOperand``, ``MatrixVector``, ``SHARED``, ``BLOCKS``, ``TRIANGLE``, ``half``,
+``transposed``.
+
+An idiom kind says:
+
+- its recognition: ``match`` (one statement read as an update, ``match_update``; or, when ``GROUPED``,
+  several statements found from their last one);
+- its CBLAS spelling: ``cblas``, the calls and the code around them (``polyopt.library.cblas``);
+- its microkernel operands: ``microkernel`` (``MICROKERNEL`` says when the microkernel computes the kind:
+  ``BLOCKS``, a GEMM on blocks, or ``TRIANGLE``, a rank-k update on its triangle; None: never);
+- its threshold key: ``threshold_key``, the name of its call in the library choice (``polyopt.library.choice``),
+  and ``PROBE``, the probe's timings its threshold is measured by (``polyopt.library.probe``);
+- its sizes, work and report line (``SIZE_NAMES``, ``WORK``, ``LEVEL``, ``formula``, ``describe``).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import islpy as isl
 
+from polyopt.frontend.scop import Statement
 from polyopt.library.cblas import CblasCode
+from polyopt.library.operands import KernelOperands
+from polyopt.library.statements import Update
+from polyopt.model import PolyModel
+
+SHARED = "Gemv/Ger on a shared matrix"  # the threshold key of a level-2 idiom whose matrix other statements access
+BLOCKS = "blocks"  # the microkernel computes the idiom as a GEMM on blocks where no call is made
+TRIANGLE = "triangle"  # the microkernel computes the rank-k update on its triangle, from the machine's threshold
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,7 +47,7 @@ class Tail:
 
 
 @dataclass(frozen=True, eq=False)
-class Idiom:
+class Idiom(ABC):
     """Statements that CBLAS computes: ``sizes`` are the call's sizes (named ``SIZE_NAMES``) as functions
     of the parameters; the work that decides whether the call pays is the product of the sizes at ``WORK``;
     ``tail``, when the statements leave a temporary that the calls do not compute."""
@@ -38,13 +60,43 @@ class Idiom:
     LEVEL: ClassVar[int]  # the BLAS level: 3 for matrix-matrix, 2 for matrix-vector routines
     SIZE_NAMES: ClassVar[tuple[str, ...]]
     WORK: ClassVar[tuple[int, ...]]
+    PROBE: ClassVar[str]  # the field of the probe's ``Measurements`` that times the kind's call
+    MICROKERNEL: ClassVar[str | None] = None  # BLOCKS, TRIANGLE, or None: the microkernel does not compute it
+    GROUPED: ClassVar[bool] = False  # several statements, matched from their last one before the single ones
 
+    @classmethod
+    def match(cls, model: PolyModel, statement: Statement, updates: Mapping[str, Update]) -> Idiom | None:
+        """The idiom of this kind that ``statement`` computes (with others when ``GROUPED``), given the region's
+        statements that are updates (``updates``, by name); None when it computes none."""
+        found = updates.get(statement.name)
+        return None if found is None else cls.match_update(model, found)
+
+    @classmethod
+    def match_update(cls, model: PolyModel, update: Update) -> Idiom | None:
+        """The idiom of this kind that the one statement ``update`` computes, if any (none for ``GROUPED`` kinds)."""
+        return None
+
+    @abstractmethod
     def formula(self) -> str:
-        raise NotImplementedError
+        """What the idiom computes, for its report line."""
 
+    @abstractmethod
     def cblas(self, sizes: list[str]) -> CblasCode:
         """The CBLAS code that computes the idiom, given its sizes printed as C."""
-        raise NotImplementedError
+
+    def microkernel(self, sizes: list[str]) -> KernelOperands | None:
+        """The idiom as the microkernel computes it, given its sizes printed as C (None: it does not)."""
+        return None
+
+    def threshold_key(self, shared: bool) -> str:
+        """The name of the idiom's call in the library choice; ``shared``: another statement of the region
+        accesses the matrix of this level-2 idiom."""
+        return type(self).__name__
+
+    def shared_matrix(self) -> str | None:
+        """The matrix that the loops may read once for this idiom and the region's other statements, whose
+        call then has its own threshold (``SHARED``); None when there is none."""
+        return None
 
     def work(self, sizes: list[str]) -> list[str]:
         """The factors of the work, given the sizes printed as C."""
@@ -69,6 +121,20 @@ class SquareOperand(Idiom):
     LEVEL = 3
     SIZE_NAMES = ("M", "N")
     WORK = (0, 0, 1)
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixVector(Idiom):
+    """A level-2 routine on an M x N matrix: its work is M·N; when another statement of the region accesses
+    its matrix, its call has the threshold of the two products over one matrix (``SHARED``)."""
+
+    LEVEL = 2
+    SIZE_NAMES = ("M", "N")
+    WORK = (0, 1)
+    PROBE = "gemv"
+
+    def threshold_key(self, shared: bool) -> str:
+        return SHARED if shared else super().threshold_key(shared)
 
 
 def half(lower: bool) -> str:

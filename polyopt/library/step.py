@@ -16,12 +16,12 @@ from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.reductions import find_reductions
 from polyopt.emit.isl_ast import Generated, generate, print_parametric
 from polyopt.frontend.scop import Scop
-from polyopt.library import Gemm, Gemv, Ger, Idiom, Symm, Trmm, find_idioms
+from polyopt.library import Idiom, find_idioms
 from polyopt.library.blas import LINK_NOTE, library_block, library_enabled
 from polyopt.library.choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
-from polyopt.library.idioms.symmetric import RankK
 from polyopt.library.microkernel import MICROKERNEL_HELPERS, microkernel_block
 from polyopt.library.microkernel_plan import MicrokernelPlan, plan_microkernel
+from polyopt.library.protocol import BLOCKS
 from polyopt.library.segments import LibraryPlan, plan_library, read_later
 from polyopt.model import build_model
 from polyopt.options import Options
@@ -60,14 +60,14 @@ class Library:
         return Library(blas, choice, microkernel, rank_k_from=rank_k)
 
     def kernel_from(self, idiom: Idiom) -> int | None:
-        """The work from which the microkernel computes ``idiom`` where no call is made (None: never): any
-        GEMM, SYMM or TRMM (GEMMs on blocks) when the choice says so, a SYRK or SYR2K (on its triangle) from
-        the machine's ``rank-k-microkernel``."""
-        if self.microkernel is None:
+        """The work from which the microkernel computes ``idiom`` where no call is made (None: never): a kind it
+        computes as a GEMM on blocks (``BLOCKS``: GEMM, SYMM, TRMM) when the choice says so, one on its triangle
+        (``TRIANGLE``: SYRK, SYR2K) from the machine's ``rank-k-microkernel``."""
+        if self.microkernel is None or idiom.MICROKERNEL is None:
             return None
-        if isinstance(idiom, Gemm | Symm | Trmm):
+        if idiom.MICROKERNEL == BLOCKS:
             return 0 if self.choice.microkernel else None
-        return self.rank_k_from if isinstance(idiom, RankK) and self.rank_k_from > 0 else None
+        return self.rank_k_from if self.rank_k_from > 0 else None
 
     def cut(self, idioms: tuple[Idiom, ...]) -> tuple[Idiom, ...]:
         """The idioms this library computes: all with BLAS, else those of the microkernel.
@@ -179,9 +179,9 @@ def _shared_matrix(scop: Scop, idioms: tuple[Idiom, ...]) -> frozenset[Idiom]:
     return frozenset(
         idiom
         for idiom in idioms
-        if isinstance(idiom, Gemv | Ger)
+        if (matrix := idiom.shared_matrix()) is not None
         and any(
-            access.array == idiom.a
+            access.array == matrix
             for statement in scop.statements
             if statement.name not in idiom.statements
             for access in statement.reads + statement.writes
@@ -213,7 +213,7 @@ def _library_segment(
     code, used, lines = part.generated.code, part.generated.helpers | helpers, []
     kernel_from, threshold = library.kernel_from(idiom), library.call_from(idiom)
     below_call = kernel_from is not None and (threshold is None or kernel_from < threshold)
-    if library.microkernel is not None and below_call and isinstance(idiom, Gemm | RankK | Symm | Trmm):
+    if library.microkernel is not None and below_call and idiom.MICROKERNEL is not None:
         parallel_work = options.machine.parallel_work if options.parallel else None
         kernel = microkernel_block(
             idiom,

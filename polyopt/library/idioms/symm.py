@@ -1,138 +1,45 @@
-"""Symmetric matrices (seed 000, Sec. 4.4): the rank-k updates SYRK and SYR2K on a triangle of the
-target, and the product SYMM of a symmetric matrix read in one triangle.
+"""The product SYMM of a symmetric matrix read in one triangle (seed 000, Sec. 4.4).
 
-Public: ``RankK``, ``Syrk``, ``Syr2k``, ``Symm``, ``match_rank_k``, ``match_symm``.
+Public: ``Symm``.
 
-- SYRK ``C[r][c] += alpha * A[r][k] * A[c][k]`` (or ``A[k][r] * A[k][c]``) over exactly the triangle
-  ``0 <= c <= r < N, 0 <= k < K`` (lower) or ``0 <= r <= c < N`` (upper), or exactly the strict one
-  (``c < r``, ``r < c``: ``strict``, the diagonal left alone, as PolyBench's correlation computes it);
-- SYR2K ``C[r][c] += alpha * A[r][k] * B[c][k] + alpha * B[r][k] * A[c][k]`` over the same triangles.
-
-- SYMM ``C = alpha * A * B + beta * C`` (``A`` symmetric) as PolyBench's symm computes it, with four
-  statements over ``0 <= r < M, 0 <= c < N``: a scalar accumulator ``t = 0``; over exactly the strict
-  triangle ``0 <= k < r`` (or ``r < k < M``), ``C[k][c] += alpha * B[r][c] * A[r][k]`` and
-  ``t += B[k][c] * A[r][k]``; then ``C[r][c] = beta * C[r][c] + alpha * B[r][c] * A[r][r] + alpha * t``.
-  ``A`` is read in one triangle only (``A[r][k]`` below the diagonal: the lower one; ``A[k][r]``: the
-  upper one), ``C`` is neither ``A`` nor ``B``, and the original order must compute the product: each
-  ``(r, c)`` starts its own accumulation and combines it before any other one writes ``t``, and reads
-  ``C[r][c]`` before the updates add to it.  The accumulator's last value is left by the idiom's ``Tail``.
-
-A strict triangle is computed by the routine on the triangle with the diagonal, the diagonal saved
-before into a heap temporary (N elements) and restored after.
+SYMM ``C = alpha * A * B + beta * C`` (``A`` symmetric) as PolyBench's symm computes it, with four
+statements over ``0 <= r < M, 0 <= c < N``: a scalar accumulator ``t = 0``; over exactly the strict
+triangle ``0 <= k < r`` (or ``r < k < M``), ``C[k][c] += alpha * B[r][c] * A[r][k]`` and
+``t += B[k][c] * A[r][k]``; then ``C[r][c] = beta * C[r][c] + alpha * B[r][c] * A[r][r] + alpha * t``.
+``A`` is read in one triangle only (``A[r][k]`` below the diagonal: the lower one; ``A[k][r]``: the
+upper one), ``C`` is neither ``A`` nor ``B``, and the original order must compute the product: each
+``(r, c)`` starts its own accumulation and combines it before any other one writes ``t``, and reads
+``C[r][c]`` before the updates add to it.  The accumulator's last value is left by the idiom's ``Tail``.
+The microkernel computes it as a GEMM on blocks, ``A`` packed from the triangle it reads and each chunk
+of ``C`` scaled by ``beta`` first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import islpy as isl
 
 from polyopt.analysis.dependences import loop_paths
-from polyopt.emit.cast import CStmt
 from polyopt.frontend.declarations import Declarations
 from polyopt.frontend.scop import Statement
 from polyopt.library import shapes
-from polyopt.library.cblas import INDEX, SCRATCH, Call, CblasCode, Scratch, loop, matrix, trans, uplo
-from polyopt.library.protocol import Idiom, SquareOperand, Tail, half, transposed
+from polyopt.library.cblas import Call, CblasCode, matrix, uplo
+from polyopt.library.operands import COL, DEPTH, KernelOperands, element, symmetric
+from polyopt.library.protocol import BLOCKS, SquareOperand, Tail, half
 from polyopt.library.statements import (
     Ref,
     Term,
     Update,
     assignment,
     invariant,
-    matrix_operands,
     only,
     product,
     same_type,
     zeroed,
 )
 from polyopt.model import PolyModel
-
-
-@dataclass(frozen=True, eq=False)
-class RankK(Idiom):
-    """A rank-k update of the ``lower`` (or upper) triangle of the N x N ``c`` by ``op(a)``, N x K
-    (``a^T`` when ``trans``), without the diagonal when ``strict``; the work is N·N·K."""
-
-    c: str
-    a: str
-    lower: bool
-    trans: bool
-    alpha: str
-    strict: bool = field(default=False, kw_only=True)
-
-    LEVEL = 3
-    SIZE_NAMES = ("N", "K")
-    WORK = (0, 0, 1)
-
-    def _target(self) -> str:
-        return f"{self.c} ({'strict ' if self.strict else ''}{half(self.lower)})"
-
-    def _code(self, operands: tuple[str, ...], sizes: list[str]) -> CblasCode:
-        """The call with the matrix ``operands``, around it the diagonal saved and restored when ``strict``."""
-        flags = (uplo(self.lower), trans(self.trans), *sizes, self.alpha)
-        call = (Call(self.ROUTINE, (*flags, *operands, "1.0", *matrix(self.c))),)
-        if not self.strict:
-            return CblasCode(call)
-        diagonal = f"{self.c}[{INDEX}][{INDEX}]"
-        save = loop(INDEX, sizes[0], (CStmt(f"{SCRATCH}[{INDEX}] = {diagonal};"),))
-        restore = loop(INDEX, sizes[0], (CStmt(f"{diagonal} = {SCRATCH}[{INDEX}];"),))
-        return CblasCode(call, scratch=Scratch(f"{self.c}[0][0]", sizes[0]), before=(save,), after=(restore,))
-
-
-@dataclass(frozen=True, eq=False)
-class Syrk(RankK):
-    """``C += alpha * op(A) * op(A)^T``."""
-
-    ROUTINE = "syrk"
-
-    def formula(self) -> str:
-        a, at = transposed(self.a, self.trans), transposed(self.a, not self.trans)
-        return f"{self._target()} += {self.alpha} * {a} * {at}"
-
-    def cblas(self, sizes: list[str]) -> CblasCode:
-        return self._code(matrix(self.a), sizes)
-
-
-@dataclass(frozen=True, eq=False)
-class Syr2k(RankK):
-    """``C += alpha * (op(A) * op(B)^T + op(B) * op(A)^T)``."""
-
-    b: str
-
-    ROUTINE = "syr2k"
-
-    def formula(self) -> str:
-        a, at, b, bt = (transposed(x, flag) for x in (self.a, self.b) for flag in (self.trans, not self.trans))
-        return f"{self._target()} += {self.alpha} * ({a} * {bt} + {b} * {at})"
-
-    def cblas(self, sizes: list[str]) -> CblasCode:
-        return self._code((*matrix(self.a), *matrix(self.b)), sizes)
-
-
-def match_rank_k(_: PolyModel, update: Update) -> Syrk | Syr2k | None:
-    """SYRK or SYR2K: the second operand of each term is ``op(X)^T`` for the first operand's ``op(X)``."""
-    operands = matrix_operands(update)
-    if operands is None:
-        return None
-    r, c, k, found = operands
-    a_trans = found[0][0].indices == (k, r)
-    first_indices, second_indices = ((k, r), (k, c)) if a_trans else ((r, k), (c, k))
-    if any(first.indices != first_indices or second.indices != second_indices for first, second, _ in found):
-        return None
-    triangle = shapes.triangle(update.domain, r, c, k)
-    if triangle is None:
-        return None
-    lower, strict, sizes = triangle
-    target, name = update.target.array, (update.name,)
-    if len(found) == 1 and found[0][0].array == found[0][1].array:
-        return Syrk(name, sizes, target, found[0][0].array, lower, a_trans, found[0][2], strict=strict)
-    if len(found) != 2 or found[0][2] != found[1][2]:
-        return None
-    (a, b, scale), (b2, a2, _) = found
-    if a.array == b.array or (a.array, b.array) != (a2.array, b2.array):
-        return None
-    return Syr2k(name, sizes, target, a.array, lower, a_trans, scale, b.array, strict=strict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,6 +55,47 @@ class Symm(SquareOperand):
     beta: str
 
     ROUTINE = "symm"
+    PROBE = "symm"
+    MICROKERNEL = BLOCKS
+    GROUPED = True
+
+    @classmethod
+    def match(cls, model: PolyModel, final: Statement, updates: Mapping[str, Update]) -> Symm | None:
+        """SYMM: ``C = alpha * A * B + beta * C`` computed as PolyBench's symm does, with an accumulator ``t``
+        that each ``(r, c)`` sets to 0, adds ``B[k][c] * A[r][k]`` to over the strict triangle of ``k`` (below
+        ``r``: ``A``'s lower triangle; or above), and combines into ``C[r][c]`` (``final``), while the update adds
+        ``alpha * B[r][c] * A[r][k]`` to ``C[k][c]`` after that combination."""
+        found = _symm_statements(model, final, updates)
+        operands = None if found is None else _symm_operands(found)
+        shape = None if found is None or operands is None else _symm_shape(model, found, operands[0])
+        if found is None or operands is None or shape is None:
+            return None
+        (k, a, b), (sizes, below) = operands, shape
+        combination, term = found.combination, found.update.terms[0]
+        if not invariant(model, [*term.scalars, *combination.own.scalars]):
+            return None
+        if not same_type(model, Ref(combination.accumulator, ()), combination.target):
+            return None
+        same = _symm_order(model, found)
+        if same is None:
+            return None
+        names = {found.init.name, found.accumulate.name, found.update.name, final.name}
+        statements = tuple(s.name for s in model.scop.statements if s.name in names)
+        lower = (a.indices == combination.target.indices[:1] + (k,)) == below
+        tail = Tail(combination.accumulator, shapes.last(model, found.accumulation, same))
+        return Symm(
+            statements, sizes, combination.target.array, a.array, b, lower, term.scale, combination.own.scale, tail=tail
+        )
+
+    def microkernel(self, sizes: list[str]) -> KernelOperands:
+        """``A`` packed from the triangle it reads, each chunk of ``C`` scaled by ``beta`` first."""
+        b = element(self.b, DEPTH, COL, False)
+        shape = f", {self.a} symmetric ({half(self.lower)}), C scaled by beta first"
+        beta = self.beta if self.beta != "1.0" else None
+        arrays = (self.c, self.a, self.b)
+        return KernelOperands(
+            self.c, symmetric(self.a, self.lower), b, sizes[0], sizes[1], sizes[0], arrays, self.alpha, shape, beta
+        )
 
     def formula(self) -> str:
         product = f"{self.alpha} * {self.a} * {self.b} + {self.beta} * {self.c}"
@@ -203,7 +151,7 @@ class _SymmStatements:
         return shapes.Accumulation(self.combination.accumulator, self.init, self.accumulate, self.final)
 
 
-def _symm_statements(model: PolyModel, final: Statement, updates: dict[str, Update]) -> _SymmStatements | None:
+def _symm_statements(model: PolyModel, final: Statement, updates: Mapping[str, Update]) -> _SymmStatements | None:
     """The statements of a SYMM whose combination is ``final``, found by the accumulator they share."""
     scalars = frozenset(
         ref.array for ref in model.references if ref.is_write and ref.relation.range().dim(isl.dim_type.set) == 0
@@ -287,31 +235,3 @@ def _symm_order(model: PolyModel, found: _SymmStatements) -> isl.UnionMap | None
     accumulate = model.scop.statement(found.accumulate.name)
     same = shapes.same_key(model, [found.init, accumulate, found.final], found.combination.target.indices)
     return same if shapes.accumulates(model, found.accumulation, same, before) else None
-
-
-def match_symm(model: PolyModel, final: Statement, updates: dict[str, Update]) -> Symm | None:
-    """SYMM: ``C = alpha * A * B + beta * C`` computed as PolyBench's symm does, with an accumulator ``t``
-    that each ``(r, c)`` sets to 0, adds ``B[k][c] * A[r][k]`` to over the strict triangle of ``k`` (below
-    ``r``: ``A``'s lower triangle; or above), and combines into ``C[r][c]`` (``final``), while the update adds
-    ``alpha * B[r][c] * A[r][k]`` to ``C[k][c]`` after that combination."""
-    found = _symm_statements(model, final, updates)
-    operands = None if found is None else _symm_operands(found)
-    shape = None if found is None or operands is None else _symm_shape(model, found, operands[0])
-    if found is None or operands is None or shape is None:
-        return None
-    (k, a, b), (sizes, below) = operands, shape
-    combination, term = found.combination, found.update.terms[0]
-    if not invariant(model, [*term.scalars, *combination.own.scalars]):
-        return None
-    if not same_type(model, Ref(combination.accumulator, ()), combination.target):
-        return None
-    same = _symm_order(model, found)
-    if same is None:
-        return None
-    names = {found.init.name, found.accumulate.name, found.update.name, final.name}
-    statements = tuple(s.name for s in model.scop.statements if s.name in names)
-    lower = (a.indices == combination.target.indices[:1] + (k,)) == below
-    tail = Tail(combination.accumulator, shapes.last(model, found.accumulation, same))
-    return Symm(
-        statements, sizes, combination.target.array, a.array, b, lower, term.scale, combination.own.scale, tail=tail
-    )
