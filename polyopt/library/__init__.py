@@ -1,6 +1,6 @@
-"""Library calls for BLAS idioms (seed 000, Sec. 4.4): statements that CBLAS routines compute, recognized
+"""Library calls for BLAS idioms (seed thesis Sec. 4.4): statements that CBLAS routines compute, recognized
 on the polyhedral model, cut out of their region and run by CBLAS calls, by polyopt's GEMM microkernel
-(seed 001, Sec. 6.2) or by the loops, whichever the probe's measurements say is fastest.
+(PolyDL's outer-product microkernel) or by the loops, whichever the probe's measurements say is fastest.
 
 Public: ``Tail``, ``Idiom``, ``RankK``, ``Gemm``, ``BatchedGemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``,
 ``Syr2k``, ``Symm``, ``Trmm``, ``CblasCode``, ``find_idioms``.

@@ -1,4 +1,4 @@
-"""How an idiom names its operands to the GEMM microkernel (seed 001, Sec. 6.2): plain data that
+"""How an idiom names its operands to the GEMM microkernel: plain data that
 ``polyopt.library.microkernel`` fills its template with.
 
 Public: ``ROW``, ``COL``, ``DEPTH``, ``KernelOperands``, ``element``, ``symmetric``.

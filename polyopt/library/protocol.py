@@ -1,4 +1,4 @@
-"""What every BLAS idiom kind is (seed 000, Sec. 4.4): the one protocol the library step, the choice and the
+"""What every BLAS idiom kind is: the one protocol the library step, the choice and the
 microkernel use, so that none of them asks which kind an idiom is.
 
 Public: ``Tail``, ``Idiom``, ``SquareOperand``, ``MatrixVector``, ``SHARED``, ``BLOCKS``, ``TRIANGLE``, ``half``,

@@ -1,4 +1,4 @@
-"""The batched in-place GEMM of PolyBench's doitgen (seed 000, Sec. 4.4).
+"""The batched in-place GEMM of PolyBench's doitgen.
 
 Public: ``BatchedGemm``.
 

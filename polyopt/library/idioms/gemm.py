@@ -1,4 +1,4 @@
-"""Matrix-matrix products (seed 000, Sec. 4.4): GEMM.
+"""Matrix-matrix products: GEMM.
 
 Public: ``Gemm``.
 

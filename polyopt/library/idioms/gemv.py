@@ -1,4 +1,4 @@
-"""Matrix-vector products (seed 000, Sec. 4.4): GEMV, over an M x N box.
+"""Matrix-vector products: GEMV, over an M x N box.
 
 Public: ``Gemv``.
 

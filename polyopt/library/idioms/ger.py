@@ -1,4 +1,4 @@
-"""Rank-1 updates (seed 000, Sec. 4.4): GER, over an M x N box.
+"""Rank-1 updates: GER, over an M x N box.
 
 Public: ``Rank1``, ``Ger``.
 

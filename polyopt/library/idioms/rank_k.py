@@ -1,4 +1,4 @@
-"""Rank-k updates (seed 000, Sec. 4.4): SYRK and SYR2K on a triangle of the target.
+"""Rank-k updates: SYRK and SYR2K on a triangle of the target.
 
 Public: ``RankK``, ``Syrk``, ``Syr2k``.
 

@@ -1,4 +1,4 @@
-"""The product SYMM of a symmetric matrix read in one triangle (seed 000, Sec. 4.4).
+"""The product SYMM of a symmetric matrix read in one triangle.
 
 Public: ``Symm``.
 

@@ -1,4 +1,4 @@
-"""Triangular products (seed 000, Sec. 4.4): TRMM, in place.
+"""Triangular products: TRMM, in place.
 
 Public: ``Trmm``.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from polyopt.library import Gemm, find_idioms
-from tests.analysis.idiom_cases import (
+from tests.library.idiom_cases import (
     DOITGEN_DECLARED,
     GEMV,
     SYMM_DECLARED,

@@ -7,7 +7,7 @@ import pytest
 
 from polyopt.library import shapes, statements
 from polyopt.library.statements import Ref, Term
-from tests.analysis.idiom_cases import GEMV, SYRK, ModelOf, product_body, size_text
+from tests.library.idiom_cases import GEMV, SYRK, ModelOf, product_body, size_text
 
 PRODUCT = (Ref("A", ("i", "k")), Ref("B", ("k", "j")))
 

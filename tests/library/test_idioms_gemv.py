@@ -7,7 +7,7 @@ import pytest
 
 from polyopt.library import Gemv, Ger, Rank1, find_idioms
 from polyopt.library.cblas import Call
-from tests.analysis.idiom_cases import GEMV, GEMV_JI, ModelOf, idioms_of, matrix_arguments, vector_arguments
+from tests.library.idiom_cases import GEMV, GEMV_JI, ModelOf, idioms_of, matrix_arguments, vector_arguments
 
 
 @pytest.mark.parametrize(

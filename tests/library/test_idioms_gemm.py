@@ -10,7 +10,7 @@ from polyopt.emit.cast import CDecl
 from polyopt.emit.cprint import print_c
 from polyopt.library import BatchedGemm, Gemm, find_idioms
 from polyopt.library.cblas import Call, Repeat, Scratch
-from tests.analysis.idiom_cases import (
+from tests.library.idiom_cases import (
     DOITGEN_DECLARED,
     GEMM,
     ModelOf,

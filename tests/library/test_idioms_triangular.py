@@ -7,7 +7,7 @@ import pytest
 
 from polyopt.library import Trmm, find_idioms
 from polyopt.library.cblas import Call
-from tests.analysis.idiom_cases import TRMM, ModelOf, idioms_of, matrix_arguments
+from tests.library.idiom_cases import TRMM, ModelOf, idioms_of, matrix_arguments
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from polyopt.emit.cprint import print_c
 from polyopt.library import Symm, Syr2k, Syrk, find_idioms
 from polyopt.library.cblas import Call, Scratch
-from tests.analysis.idiom_cases import (
+from tests.library.idiom_cases import (
     ACCUMULATE,
     FINAL,
     SYMM_DECLARED,
