@@ -2,7 +2,7 @@
 its time budget, and their code spliced back.
 
 Public: ``Setting``, ``RegionOutcome``, ``FileOutcome``, ``OptimizeScop``, ``optimize_file``, ``executed``,
-``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``, ``summary``.
+``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``.
 """
 
 from __future__ import annotations
@@ -52,17 +52,7 @@ from polyopt.library.choice import LibraryChoice, ProbeNeeded
 from polyopt.marks import SECTION
 from polyopt.model import PolyModel, build_model, iterator_values
 from polyopt.options import Options
-from polyopt.passes.as_written import AS_WRITTEN
 from polyopt.passes.base import Decisions, Part, RegionContext
-from polyopt.passes.contraction import CONTRACTION
-from polyopt.passes.expansion import EXPANSION
-from polyopt.passes.fusion import FUSION
-from polyopt.passes.inplace import IN_PLACE
-from polyopt.passes.parallel import PARALLEL
-from polyopt.passes.tile_fusion import TILE_FUSION
-from polyopt.passes.tiling import TILING
-from polyopt.passes.unroll_jam import UNROLL_JAM
-from polyopt.passes.vector import VECTOR
 from polyopt.report import DependenceLine, RegionReport, StatementLine, with_sections
 from polyopt.schedule_tree import band_nodes, describe_schedule, parent_mark
 
@@ -411,35 +401,3 @@ def region_report(
         vector=(),
     )
     return with_sections(report, decisions.sections())
-
-
-def summary(options: Options, decisions: Decisions) -> str:
-    """The one-line comment of a region's replacement."""
-    if options.identity:
-        return "original order (identity)"
-    fusion, tiles = decisions.plan_of(FUSION), decisions.plan_of(TILING)
-    places = decisions.plan_of(IN_PLACE)
-    written = decisions.plan_of(AS_WRITTEN)
-    if written is not None and written.kept:
-        parts = [written.summary()]
-    else:
-        parts = [f"fusion {fusion.plan.policy}" if fusion else "original order"]
-    if tiles and tiles.bands:
-        parts.append("tiles " + "; ".join("x".join(map(str, t.sizes)) for t in tiles.bands))
-    if tile_fusion := decisions.plan_of(TILE_FUSION):
-        parts.append("tile loops fused " + "; ".join(f.loop for f in tile_fusion.fusions))
-    if places and places.places:
-        parts.append("kept " + ", ".join(dict.fromkeys(f"{p.scalar} in {p.text}" for p in places.places)))
-    if expansions := decisions.plan_of(EXPANSION):
-        parts.append("expanded " + ", ".join(e.scalar for e in expansions))
-    if contractions := decisions.plan_of(CONTRACTION):
-        parts.append("contracted " + ", ".join(c.array for c in contractions))
-    if (parallel := decisions.plan_of(PARALLEL)) and parallel.loops:
-        parts.append(f"{len(parallel.loops)} parallel loop(s)")
-    vector = decisions.plan_of(VECTOR)
-    simd = sum(1 for loop in vector.loops if loop.simd) if vector else 0
-    if simd:
-        parts.append(f"{simd} simd loop(s)")
-    if jams := decisions.plan_of(UNROLL_JAM):
-        parts.append(f"{len(jams.jams)} loop(s) unrolled and jammed")
-    return ", ".join(parts)

@@ -1,23 +1,28 @@
 """The region pipeline: parse -> model -> analyze -> decide -> transform -> emit, over the declared passes.
 
 Each pass (``polyopt.passes``) plans on the region's context, applies its plan and reports it; the
-driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.
+driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.  The
+passes run on a region in the order listed below, each list of a kind of pass (``polyopt.passes.base``):
+the library step, then ``PART_PASSES`` around the rest, ``REGION_PASSES``, ``SCHEDULE_PASSES``,
+``SCHEDULED_REGION_PASSES``, ``LOOP_PASSES``, ``CHOICE_PASSES``, the verification of the schedule, the code
+generation and ``CODE_PASSES``; ``SUMMARY`` names their plans in the region's one-line comment.  With
+``--identity`` no pass runs (``IDENTITY``).
 
-Public: ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``LOOP_PASSES``, ``RegionOutcome``, ``FileOutcome``,
-``optimize_text``, ``optimize_scop``, ``part``, ``transform``.
+Public: ``PART_PASSES``, ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``SCHEDULED_REGION_PASSES``, ``LOOP_PASSES``,
+``CHOICE_PASSES``, ``CODE_PASSES``, ``SUMMARY``, ``Passes``, ``PASSES``, ``IDENTITY``, ``passes_for``,
+``RegionOutcome``, ``FileOutcome``, ``optimize_text``, ``optimize_scop``, ``part``, ``transform``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 import islpy as isl
 
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.reductions import find_reductions
 from polyopt.diagnostics import format_message
 from polyopt.driver import FileOutcome as FileOutcome
 from polyopt.driver import RegionOutcome as RegionOutcome
@@ -30,37 +35,98 @@ from polyopt.driver import (
     optimize_file,
     region_report,
     storage,
-    summary,
 )
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import generate
+from polyopt.emit.isl_ast import Generated, generate
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.splice import RegionCode
-from polyopt.emit.storage import with_locals, with_webs
+from polyopt.emit.storage import with_locals
 from polyopt.frontend.regions import Region
 from polyopt.frontend.scop import Scop
 from polyopt.library.choice import LibraryChoice
 from polyopt.model import build_model
 from polyopt.options import Options
-from polyopt.passes.as_written import weighed
-from polyopt.passes.base import NO_DECISIONS, Decisions, Part, RegionContext, RegionPass, SchedulePass, isl_context
-from polyopt.passes.base import run_schedule_passes as run
+from polyopt.passes.as_written import AS_WRITTEN
+from polyopt.passes.base import (
+    NO_DECISIONS,
+    ChoicePass,
+    CodePass,
+    Decisions,
+    Part,
+    PartPass,
+    RegionContext,
+    RegionPass,
+    ScheduledRegionPass,
+    SchedulePass,
+    Summary,
+    isl_context,
+    run_part_passes,
+    run_region_passes,
+    run_schedule_passes,
+    run_scheduled_region_passes,
+)
 from polyopt.passes.contraction import CONTRACTION, contracted
-from polyopt.passes.expansion import EXPANSION, WEBS, expanded_code
+from polyopt.passes.expansion import EXPANSION, LAST_VALUES, WEB_DECLARATIONS, WEBS
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.inplace import IN_PLACE
-from polyopt.passes.library import LIBRARY
+from polyopt.passes.library import LIBRARY, LibraryCut, LibraryPass
 from polyopt.passes.loops import loop_stage
+from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.privatization import PRIVATIZATION
 from polyopt.passes.reductions import REDUCTIONS, updates_in_order
 from polyopt.passes.splitting import INNER_SPLITTING, SPLITTING
+from polyopt.passes.tile_fusion import TILE_FUSION
+from polyopt.passes.tiling import TILING
 from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
-from polyopt.transform.privatization import private_locals, privatized
 from polyopt.verify import checked
 
+PART_PASSES: tuple[PartPass[Any], ...] = (PRIVATIZATION,)
 REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, WEBS, EXPANSION, SPLITTING, REDUCTIONS)
 SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION,)
+SCHEDULED_REGION_PASSES: tuple[ScheduledRegionPass[Any], ...] = (INNER_SPLITTING,)
 LOOP_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (*loop_stage(sized=True), VECTOR, UNROLL_JAM)
+CHOICE_PASSES: tuple[ChoicePass[Any], ...] = (AS_WRITTEN,)
+CODE_PASSES: tuple[CodePass[Any], ...] = (CONTRACTION, LAST_VALUES, WEB_DECLARATIONS)
+SUMMARY = Summary(
+    order=(AS_WRITTEN, FUSION),
+    phrases=(TILING, TILE_FUSION, IN_PLACE, EXPANSION, CONTRACTION, PARALLEL, VECTOR, UNROLL_JAM),
+)
+
+
+@dataclass(frozen=True)
+class Passes:
+    """The passes run on a region, by kind in the order they run (``library``: the library step, None
+    for none), and how the region's one-line summary names their plans."""
+
+    library: LibraryPass | None
+    part: tuple[PartPass[Any], ...]
+    region: tuple[RegionPass[Any], ...]
+    schedule: tuple[SchedulePass[isl.Schedule, Any], ...]
+    scheduled_region: tuple[ScheduledRegionPass[Any], ...]
+    loop: tuple[SchedulePass[isl.Schedule, Any], ...]
+    choice: tuple[ChoicePass[Any], ...]
+    code: tuple[CodePass[Any], ...]
+    summary: Summary
+
+
+PASSES = Passes(
+    library=LIBRARY,
+    part=PART_PASSES,
+    region=REGION_PASSES,
+    schedule=SCHEDULE_PASSES,
+    scheduled_region=SCHEDULED_REGION_PASSES,
+    loop=LOOP_PASSES,
+    choice=CHOICE_PASSES,
+    code=CODE_PASSES,
+    summary=SUMMARY,
+)
+IDENTITY = Passes(None, (), (), (), (), (), (), (), Summary((), (), "original order (identity)"))
+
+
+def passes_for(options: Options) -> Passes:
+    """The passes run on each region: none with ``--identity`` (its code regenerated as written)."""
+    return IDENTITY if options.identity else PASSES
 
 
 def optimize_text(
@@ -72,15 +138,17 @@ def optimize_text(
 
 def optimize_scop(region: Region, scop: Scop, options: Options, setting: Setting) -> RegionOutcome:
     """One region: its library segments (``LIBRARY``) or the whole region through the pipeline."""
+    passes = passes_for(options)
     scop, dropped = executed(scop, isl_context(options))
     dead = dead_arrays(region, options)
-    cut = LIBRARY.plan(scop, options, setting.values(), dead, setting.prefix) if scop.statements else None
+    cut = _library_cut(passes, scop, options, setting, dead)
+    run = partial(_part, region, setting, passes)
     if not scop.statements:
         part = nothing(region, setting)
     elif cut is not None and cut.plan.segments:
-        part = LIBRARY.apply(cut, partial(_segment, region, setting))
+        part = LIBRARY.apply(cut, run)
     else:
-        part = _private_part(region, scop, options, setting, dead)
+        part = run_part_passes(passes.part, run)(scop, options, dead)
         part = replace(part, report=replace(part.report, library=cut.left)) if cut and cut.left else part
     finals, assigned = final_values(scop, setting)
     report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
@@ -90,78 +158,74 @@ def optimize_scop(region: Region, scop: Scop, options: Options, setting: Setting
     return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
 
 
-def _segment(region: Region, setting: Setting, scop: Scop, options: Options, dead: frozenset[str]) -> Part:
-    return part(region, scop, options, setting, dead)
+def _library_cut(
+    passes: Passes, scop: Scop, options: Options, setting: Setting, dead: frozenset[str]
+) -> LibraryCut | None:
+    """The region cut around the idioms the library computes (``LIBRARY``), None when none is cut out."""
+    if passes.library is None or not scop.statements:
+        return None
+    return passes.library.plan(scop, options, setting.values(), dead, setting.prefix)
 
 
-def _private_part(region: Region, scop: Scop, options: Options, setting: Setting, dead: frozenset[str]) -> Part:
-    """``part`` with the scalars declared inside the region's loops private to their iterations
-    (``polyopt.transform.privatization``) when each becomes a scalar again (``polyopt.analysis.contraction``)
-    and no scalar is expanded; else with them as scalars of the whole region.  An accumulator (updated by
-    a reduction) stays a scalar of the region: contraction leaves reduced arrays alone."""
-    private = frozenset(local.name for local in private_locals(scop)) if not options.identity else frozenset()
-    if private:
-        model = build_model(privatized(scop, private), isl_context(options))
-        private -= {reduction.array for reduction in find_reductions(model)}
-    if private:
-        candidate = part(region, privatized(scop, private), options, setting, dead | private)
-        if private <= contracted(candidate.decisions) and not candidate.decisions.plan_of(EXPANSION):
-            return candidate
-    return part(region, scop, options, setting, dead)
+def _part(region: Region, setting: Setting, passes: Passes, scop: Scop, options: Options, dead: frozenset[str]) -> Part:
+    return part(region, scop, options, setting, dead, passes)
 
 
-def part(region: Region, scop: Scop, options: Options, setting: Setting, dead: frozenset[str]) -> Part:
-    """``scop`` rewritten, scheduled, verified and generated (the whole pipeline without library calls);
-    ``dead``: the arrays whose values after it do not matter."""
+def part(
+    region: Region, scop: Scop, options: Options, setting: Setting, dead: frozenset[str], passes: Passes = PASSES
+) -> Part:
+    """``scop`` rewritten, scheduled, verified and generated by ``passes`` (the pipeline after the library
+    step and the part passes); ``dead``: the arrays whose values after it do not matter."""
     original = build_model(scop, isl_context(options))
     start = RegionContext.of(
         original, compute_dependences(original), options, (), setting.values(), dead, setting.prefix, setting.guessed()
     )
-    ctx, rewrites = start, NO_DECISIONS
-    for kind in REGION_PASSES:
-        if (plan := kind.plan(ctx)) is not None:
-            ctx, rewrites = kind.apply(ctx, plan), rewrites.then(kind, plan)
-    rewritten = ctx
-    if not options.identity:
-        ctx, schedule, decisions = transform(rewritten, rewrites)
-        if options.as_written:
-            ctx, schedule, decisions = weighed(rewritten, rewrites, (ctx, schedule, decisions))
-    else:
-        schedule, decisions = ctx.model.schedule, rewrites
+    rewritten, rewrites = run_region_passes(start, passes.region)
+    ctx, schedule, decisions = transform(rewritten, rewrites, passes)
+    for kind in passes.choice:
+        ctx, schedule, decisions = kind.choose(rewritten, rewrites, (ctx, schedule, decisions))
 
     def retry(changed: Options, rejected: Decisions) -> tuple[RegionContext, isl.Schedule, Decisions]:
-        return transform(replace(rewritten, options=changed), rejected)
+        return transform(replace(rewritten, options=changed), rejected, passes)
 
     ctx, schedule, decisions, failure = checked(ctx, schedule, (rewrites, decisions), start, retry)
     warnings = (format_message(region.location, "warning", failure),) if failure else ()
-    if (contractions := CONTRACTION.plan(ctx, schedule, decisions)) is not None:
-        decisions = decisions.then(CONTRACTION, contractions)
-    generated = generate(schedule, ctx.model.scop, setting.prefix, storage(ctx, schedule, _scalars(decisions)))
-    generated = replace(generated, code=hoist_parallel_regions(generated.code))
-    if contractions is not None:
-        generated = CONTRACTION.apply(ctx, generated, contractions)
-    if expansions := decisions.plan_of(EXPANSION):
-        generated = expanded_code(expansions, generated, original, setting.prefix)
-    if webs := decisions.plan_of(WEBS):
-        generated = with_webs(webs, generated)
+    generated, decisions = _generated(ctx, schedule, decisions, passes.code)
     report = region_report(region, ctx.model, ctx.deps, schedule, decisions, setting)
-    report = replace(report, non_reductions=updates_in_order(ctx.model, options).lines)
-    return Part(generated, report, warnings, summary(options, decisions), decisions)
+    report = replace(report, non_reductions=updates_in_order(ctx.model, rewrites).lines)
+    return Part(generated, report, warnings, passes.summary.of(decisions), decisions)
+
+
+def transform(
+    ctx: RegionContext, earlier: Decisions = NO_DECISIONS, passes: Passes = PASSES
+) -> tuple[RegionContext, isl.Schedule, Decisions]:
+    """Decide each schedule pass's plan on the current schedule tree, then apply it; ``earlier``: the
+    decisions the schedule passes follow.  The scheduler sees the reduced dependences; legality checks of
+    loops (parallel, vector) use all of them, both relaxed for the reductions.  Between the scheduler's
+    passes and the loop passes, the scheduled region is rewritten (``SCHEDULED_REGION_PASSES``): its
+    context changes then, and is returned with the schedule."""
+    schedule, decisions = run_schedule_passes(ctx, ctx.model.schedule, passes.schedule, earlier)
+    ctx, schedule, decisions = run_scheduled_region_passes(ctx, schedule, passes.scheduled_region, decisions)
+    return (ctx, *run_schedule_passes(ctx, schedule, passes.loop, decisions))
+
+
+def _generated(
+    ctx: RegionContext, schedule: isl.Schedule, decisions: Decisions, passes: tuple[CodePass[Any], ...]
+) -> tuple[Generated, Decisions]:
+    """The code of ``schedule`` rewritten by each of ``passes`` that plans, and ``decisions`` followed by
+    their plans.  They plan before the code is generated: its storage follows their plans (contracted
+    arrays become scalars)."""
+    plans: list[tuple[CodePass[Any], Any]] = []
+    for kind in passes:
+        if (plan := kind.plan(ctx, schedule, decisions)) is not None:
+            plans.append((kind, plan))
+            decisions = decisions.then(kind, plan)
+    generated = generate(schedule, ctx.model.scop, ctx.prefix, storage(ctx, schedule, _scalars(decisions)))
+    generated = replace(generated, code=hoist_parallel_regions(generated.code))
+    for kind, plan in plans:
+        generated = kind.apply(ctx, generated, plan)
+    return generated, decisions
 
 
 def _scalars(decisions: Decisions) -> dict[str, str]:
     return {contraction.array: contraction.name for contraction in decisions.plan_of(CONTRACTION) or ()}
-
-
-def transform(ctx: RegionContext, earlier: Decisions = NO_DECISIONS) -> tuple[RegionContext, isl.Schedule, Decisions]:
-    """Decide each schedule pass's plan on the current schedule tree, then apply it; ``earlier``: the
-    decisions the schedule passes follow.  The scheduler sees the reduced dependences; legality checks of
-    loops (parallel, vector) use all of them, both relaxed for the reductions.  Between the scheduler's
-    passes and the loop passes, innermost loops are split (``INNER_SPLITTING``): the region's context
-    changes then, and is returned with the schedule."""
-    schedule, decisions = run(ctx, ctx.model.schedule, SCHEDULE_PASSES, earlier)
-    if (pieces := INNER_SPLITTING.plan(ctx)) is not None:
-        split_ctx = INNER_SPLITTING.apply(ctx, pieces)
-        ctx, schedule = split_ctx, INNER_SPLITTING.schedule(schedule, split_ctx, pieces)
-        decisions = decisions.then(INNER_SPLITTING, pieces)
-    return (ctx, *run(ctx, schedule, LOOP_PASSES, decisions))

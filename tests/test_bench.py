@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench import bench_kernel, kernel_variants
-from polyopt.bench import main as bench_main
-from polyopt.bench_corpus import CORPUS, corpus_rows, corpus_summary, corpus_table, parse_run
-from polyopt.bench_gemm import Row, table
-from polyopt.bench_gemm import main as bench_gemm_main
-from polyopt.bench_polybench import FAILED, OK, WRONG, Cell
-from polyopt.bench_timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
+from polyopt.bench.corpus import CORPUS, corpus_rows, corpus_summary, corpus_table, parse_run
+from polyopt.bench.gemm import Row, table
+from polyopt.bench.gemm import main as bench_gemm_main
+from polyopt.bench.polybench import FAILED, OK, WRONG, Cell
+from polyopt.bench.suite import bench_kernel, kernel_variants
+from polyopt.bench.suite import main as bench_main
+from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.library.blas import cblas_available
 from polyopt.library.cblas_reference import CALLS, main, reference
 from polyopt.toolchain import ToolchainError

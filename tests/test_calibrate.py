@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.calibrate import QUICK, main, threshold
+from polyopt.calibrate.thresholds import QUICK, main, threshold
 from polyopt.library.blas import cblas_available
 from polyopt.library.choice import Timing, crossover
 from polyopt.machine import load_target

@@ -9,7 +9,7 @@ import islpy as isl
 import pytest
 
 import polyopt.pipeline as pipeline
-from polyopt import passes
+from polyopt import driver, passes
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.cli import options_from_arguments
@@ -20,7 +20,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
-from polyopt.schedule_tree import band_nodes, parallel_outermost
+from polyopt.schedule_tree import band_nodes, describe_schedule, parallel_outermost
 from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
@@ -129,6 +129,37 @@ def test_optimized_rows_differ_from_the_original_order() -> None:
     assert warnings == ()
     assert optimized != original
     assert "omp parallel for" in optimized
+
+
+# a local declared in a loop (privatization), a scalar that serializes a loop (expansion), a reduction, two
+# nests to fuse and a loop carrying a dependence: a region on which every kind of pass plans something
+EVERY_KIND = (
+    "for (i = 0; i < n; i++) {\n  double t = b[i][0];\n  for (j = 0; j < n; j++)\n    a[i][j] = t * b[i][j];\n}\n"
+    "for (i = 0; i < n; i++) {\n  s = b[i][i];\n  b[i][0] = s * s;\n}\n"
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    a[0][0] += b[i][j];\n" + ROWS
+)
+
+
+def test_identity_runs_no_pass_and_generates_each_region_in_its_schedule_as_written(
+    model_of: ModelOf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*_: object) -> None:
+        raise AssertionError("a pass ran with --identity")
+
+    kinds = pipeline.PASSES
+    every = (kinds.library, *kinds.part, *kinds.region, *kinds.schedule, *kinds.scheduled_region, *kinds.loop)
+    for kind in (*every, *kinds.choice, *kinds.code):
+        for method in ("plan", "choose"):
+            if hasattr(kind, method):
+                monkeypatch.setattr(type(kind), method, never)
+    monkeypatch.setattr(driver, "run_limited", lambda function, seconds: function())
+    text = "double s;\n" + _file(EVERY_KIND)
+
+    (region,) = optimize_text(text, "k.c", Options(identity=True)).regions
+
+    assert region.warnings == () and region.code is not None and region.report is not None
+    assert region.code.summary == "original order (identity)" and "omp" not in region.code.code
+    assert region.report.schedule == tuple(describe_schedule(model_of(EVERY_KIND, "double s;").schedule))
 
 
 def test_illegal_parallel_loop_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:

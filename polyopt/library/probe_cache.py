@@ -2,7 +2,7 @@
 
 Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``cpu_identity``, ``probe_key``, ``cache_path``, ``load``,
 ``write_json``, ``store``, ``computed_once``, ``probed``.  ``cpu_identity``, ``write_json`` and ``computed_once`` also
-serve ``polyopt tune``'s cache (``polyopt.tune``).
+serve ``polyopt tune``'s cache (``polyopt.program.tune``).
 
 The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
 JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links

@@ -31,7 +31,7 @@ from polyopt.analysis.as_written import (
 )
 from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.vector_loops import VectorLoop
-from polyopt.passes.base import Decisions, RegionContext
+from polyopt.passes.base import Candidate, Decisions, RegionContext
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.unroll_jam import UNROLL_JAM
@@ -41,17 +41,23 @@ from polyopt.schedule_tree import band_statements, node_at
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
 
-Candidate = tuple[RegionContext, isl.Schedule, Decisions]
 REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
 
 
 class AsWrittenPass:
-    """Reports the choice between the order as written and the transformed schedule."""
+    """Chooses between the order as written and the transformed schedule (``weighed``), when the options
+    ask for it (``as_written``)."""
 
     name = "as_written"
 
+    def choose(self, written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
+        return weighed(written, earlier, transformed) if written.options.as_written else transformed
+
     def report(self, plan: AsWrittenChoice) -> list[Section]:
         return [Section("as_written", plan.lines()), Section("fusion_candidates", plan.candidates)]
+
+    def summary(self, plan: AsWrittenChoice) -> str | None:
+        return plan.summary() if plan.kept else None
 
 
 AS_WRITTEN = AsWrittenPass()

@@ -1,13 +1,22 @@
-"""The pass interface: what a region pass and a schedule pass plan, apply and report.
+"""The pass interface: what each kind of pass plans on, applies to and reports, and how the region's
+one-line summary names the plans.
 
-Public: ``RegionContext``, ``Decision``, ``Decisions``, ``NO_DECISIONS``, ``Part``, ``RegionPass``,
-``SchedulePass``, ``isl_context``, ``run_schedule_passes``.
+The kinds, in the order they run on a region: a ``PartPass`` runs the rest of the pipeline on the region's
+statements (``RunPart``), a ``RegionPass`` rewrites the statements, a ``SchedulePass`` plans on the schedule,
+a ``ScheduledRegionPass`` rewrites the statements of the scheduled region, a ``ChoicePass`` chooses between
+the transformed region and a candidate of its own, and a ``CodePass`` rewrites the generated code.
+
+Public: ``RegionContext``, ``Decision``, ``Decisions``, ``NO_DECISIONS``, ``Part``, ``RunPart``, ``Candidate``,
+``Reported``, ``Summarized``, ``PartPass``, ``RegionPass``, ``SchedulePass``, ``ScheduledRegionPass``,
+``ChoicePass``, ``CodePass``, ``Summary``, ``isl_context``, ``run_part_passes``, ``run_region_passes``,
+``run_schedule_passes``, ``run_scheduled_region_passes``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import islpy as isl
@@ -32,7 +41,8 @@ class RegionContext:
     """What the passes of one region read: its model and ``deps`` (exact), the ``relaxed`` dependences
     (for ``reductions``) that scheduling and loop legality use, and the machine, the parameter values
     the cost models assume, the arrays ``dead`` after the region, the options, the ``prefix`` of the
-    generated iterators' names and the parameters whose values are ``guessed`` (not found in the source)."""
+    generated iterators' names, the parameters whose values are ``guessed`` (not found in the source) and
+    the ``original`` model of the region, before any rewrite."""
 
     model: PolyModel
     deps: Dependences
@@ -43,6 +53,7 @@ class RegionContext:
     options: Options
     prefix: str = "c"
     guessed: frozenset[str] = frozenset()
+    original: PolyModel | None = None
 
     @property
     def machine(self) -> Machine:
@@ -65,7 +76,9 @@ class RegionContext:
         values = {name: DEFAULT_PARAMETER_VALUE for name in model.scop.parameters} | given
         guessed = guessed | {name for name in model.scop.parameters if name not in given}
         relaxed = relax(model, deps, reductions)
-        return RegionContext(model, deps, relaxed, reductions, values, dead, options, prefix, frozenset(guessed))
+        return RegionContext(
+            model, deps, relaxed, reductions, values, dead, options, prefix, frozenset(guessed), original=model
+        )
 
     def rewritten(self, scop: Scop) -> RegionContext:
         """The context of ``scop`` (a rewrite of the region) modelled again, without reductions."""
@@ -93,14 +106,14 @@ class Decisions:
 
     items: tuple[Decision, ...] = field(default=())
 
-    def plan_of(self, kind: RegionPass[P] | SchedulePass[Any, P]) -> P | None:
+    def plan_of(self, kind: Reported[P]) -> P | None:
         """The plan the pass ``kind`` made, None when it made none."""
         return next((item.plan for item in self.items if item.name == kind.name), None)
 
     def sections(self) -> Iterator[Section]:
         return (section for item in self.items for section in item.sections)
 
-    def then(self, kind: RegionPass[P] | SchedulePass[Any, P], plan: P) -> Decisions:
+    def then(self, kind: Reported[P], plan: P) -> Decisions:
         """These decisions followed by ``plan`` of ``kind`` and its report."""
         return Decisions((*self.items, Decision(kind.name, plan, tuple(kind.report(plan)))))
 
@@ -130,6 +143,31 @@ def isl_context(options: Options) -> isl.Context:
     return ctx
 
 
+RunPart = Callable[[Scop, Options, frozenset[str]], Part]  # the rest of the pipeline on statements, dead arrays
+Candidate = tuple[RegionContext, isl.Schedule, Decisions]  # a region's context, schedule and decisions
+
+
+def run_part_passes(passes: tuple[PartPass[Any], ...], run: RunPart) -> RunPart:
+    """``run`` behind each of ``passes``, the first outermost: a pass that plans applies by running the rest."""
+    for kind in reversed(passes):
+        run = partial(_behind, kind, run)
+    return run
+
+
+def _behind(kind: PartPass[Any], run: RunPart, scop: Scop, options: Options, dead: frozenset[str]) -> Part:
+    plan = kind.plan(scop, options, dead)
+    return run(scop, options, dead) if plan is None else kind.apply(plan, run)
+
+
+def run_region_passes(ctx: RegionContext, passes: tuple[RegionPass[Any], ...]) -> tuple[RegionContext, Decisions]:
+    """``ctx`` after each of ``passes`` in turn planned and applied, and their plans."""
+    decisions = NO_DECISIONS
+    for kind in passes:
+        if (plan := kind.plan(ctx)) is not None:
+            ctx, decisions = kind.apply(ctx, plan), decisions.then(kind, plan)
+    return ctx, decisions
+
+
 def run_schedule_passes(
     ctx: RegionContext, schedule: isl.Schedule, passes: tuple[SchedulePass[isl.Schedule, Any], ...], earlier: Decisions
 ) -> tuple[isl.Schedule, Decisions]:
@@ -141,6 +179,46 @@ def run_schedule_passes(
             schedule = kind.apply(ctx, schedule, plan)
             decisions = decisions.then(kind, plan)
     return schedule, decisions
+
+
+def run_scheduled_region_passes(
+    ctx: RegionContext, schedule: isl.Schedule, passes: tuple[ScheduledRegionPass[Any], ...], earlier: Decisions
+) -> Candidate:
+    """``ctx`` and ``schedule`` after each of ``passes`` in turn planned and applied, and ``earlier`` followed
+    by their plans."""
+    decisions = earlier
+    for kind in passes:
+        if (plan := kind.plan(ctx, schedule, decisions)) is not None:
+            ctx, schedule = kind.apply(ctx, schedule, plan)
+            decisions = decisions.then(kind, plan)
+    return ctx, schedule, decisions
+
+
+class Reported(Protocol[P]):
+    """A pass of any kind: its name (its plan's key in ``Decisions``) and the report sections of its plan."""
+
+    name: str
+
+    def report(self, plan: P) -> list[Section]: ...
+
+
+class Summarized(Reported[P], Protocol[P]):
+    """A pass whose plan the region's one-line summary names (``Summary``): its phrase, None for none."""
+
+    def summary(self, plan: P) -> str | None: ...
+
+
+class PartPass(Protocol[P]):
+    """A pass that plans on the region's statements (and its dead arrays) before any other pass, and applies
+    by running the rest of the pipeline (``RunPart``) on them, once or more."""
+
+    name: str
+
+    def plan(self, scop: Scop, options: Options, dead: frozenset[str]) -> P | None: ...
+
+    def apply(self, plan: P, run: RunPart) -> Part: ...
+
+    def report(self, plan: P) -> list[Section]: ...
 
 
 class RegionPass(Protocol[P]):
@@ -157,7 +235,7 @@ class RegionPass(Protocol[P]):
 
 class SchedulePass(Protocol[S, P]):
     """A pass that plans on the region's schedule (and the plans made before it) and applies to ``S``:
-    the schedule, or the generated code."""
+    the schedule."""
 
     name: str
 
@@ -166,3 +244,62 @@ class SchedulePass(Protocol[S, P]):
     def apply(self, ctx: RegionContext, subject: S, plan: P) -> S: ...
 
     def report(self, plan: P) -> list[Section]: ...
+
+
+class ScheduledRegionPass(Protocol[P]):
+    """A pass that rewrites the region (its statements) after it is scheduled: it plans on the schedule
+    (and the plans made before it) and applies to the context and the schedule, which it gives to the
+    statements of the rewrite."""
+
+    name: str
+
+    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> P | None: ...
+
+    def apply(self, ctx: RegionContext, schedule: isl.Schedule, plan: P) -> tuple[RegionContext, isl.Schedule]: ...
+
+    def report(self, plan: P) -> list[Section]: ...
+
+
+class ChoicePass(Protocol[P]):
+    """A pass that chooses between the ``transformed`` region and a candidate of its own made from the
+    region after its rewrites (``written``, their decisions ``earlier``); the chosen one's decisions end
+    with its plan."""
+
+    name: str
+
+    def choose(self, written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate: ...
+
+    def report(self, plan: P) -> list[Section]: ...
+
+
+class CodePass(Protocol[P]):
+    """A pass that rewrites the region's generated code: it plans on the region's final context and
+    schedule (and the plans made before it) before the code is generated, and applies to the code."""
+
+    name: str
+
+    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> P | None: ...
+
+    def apply(self, ctx: RegionContext, subject: Generated, plan: P) -> Generated: ...
+
+    def report(self, plan: P) -> list[Section]: ...
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How the one-line summary of a region (the comment above its code) names the plans made for it: the
+    order its code runs in (the phrase of the first of ``order`` that gives one, else ``unordered``), then
+    the phrase of each of ``phrases`` that gives one."""
+
+    order: tuple[Summarized[Any], ...]
+    phrases: tuple[Summarized[Any], ...]
+    unordered: str = "original order"
+
+    def of(self, decisions: Decisions) -> str:
+        order = next((phrase for kind in self.order if (phrase := _phrase(kind, decisions))), self.unordered)
+        return ", ".join([order, *(phrase for kind in self.phrases if (phrase := _phrase(kind, decisions)))])
+
+
+def _phrase(kind: Summarized[Any], decisions: Decisions) -> str | None:
+    plan = decisions.plan_of(kind)
+    return None if plan is None else kind.summary(plan)

@@ -20,8 +20,6 @@ class ContractionPass:
     name = "contraction"
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> Contractions | None:
-        if ctx.options.identity:
-            return None
         return plan_contractions(ctx.model, ctx.deps, schedule, ctx.dead, ctx.reductions) or None
 
     def apply(self, ctx: RegionContext, subject: Generated, plan: Contractions) -> Generated:
@@ -29,6 +27,9 @@ class ContractionPass:
 
     def report(self, plan: Contractions) -> list[Section]:
         return [Section("contractions", tuple(contraction.describe() for contraction in plan))]
+
+    def summary(self, plan: Contractions) -> str | None:
+        return "contracted " + ", ".join(contraction.array for contraction in plan) if plan else None
 
 
 CONTRACTION = ContractionPass()

@@ -55,5 +55,8 @@ class FusionPass:
             Section("notes", plan.notes),
         ]
 
+    def summary(self, plan: FusionChoice) -> str | None:
+        return f"fusion {plan.plan.policy}"
+
 
 FUSION = FusionPass()

@@ -25,7 +25,7 @@ class InPlacePass:
     name = "in-place"
 
     def plan(self, ctx: RegionContext) -> InPlacePlan | None:
-        if ctx.options.identity or not ctx.options.expand:
+        if not ctx.options.expand:
             return None
         places, declined = plan_in_place(ctx.model, ctx.deps)
         return InPlacePlan(places, declined) if places or declined else None
@@ -35,6 +35,11 @@ class InPlacePass:
 
     def report(self, plan: InPlacePlan) -> list[Section]:
         return [Section("notes", plan.declined), Section("in_place", tuple(p.describe() for p in plan.places))]
+
+    def summary(self, plan: InPlacePlan) -> str | None:
+        if not plan.places:
+            return None
+        return "kept " + ", ".join(dict.fromkeys(f"{place.scalar} in {place.text}" for place in plan.places))
 
 
 IN_PLACE = InPlacePass()

@@ -34,5 +34,8 @@ class ParallelPass:
     def report(self, plan: ParallelPlan) -> list[Section]:
         return [Section("parallel", tuple(loop.describe() for loop in plan.loops))]
 
+    def summary(self, plan: ParallelPlan) -> str | None:
+        return f"{len(plan.loops)} parallel loop(s)" if plan.loops else None
+
 
 PARALLEL = ParallelPass()

@@ -4,7 +4,8 @@ Public: ``SPLITTING``, ``INNER_SPLITTING``.
 
 ``SPLITTING`` splits statements for parallel loops before the region is scheduled;
 ``INNER_SPLITTING`` splits innermost loops for vector loops after it is scheduled, the pieces in
-their statement's place in the schedule (``pulled_back``), and models the region again.
+their statement's place in the schedule (``pulled_back``), and models the region again (a
+``ScheduledRegionPass``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import islpy as isl
 
 from polyopt.analysis.splitting import Split, plan_inner_splits, plan_splits
-from polyopt.passes.base import RegionContext
+from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.reductions import REDUCTIONS
 from polyopt.report import Section
 from polyopt.transform.splitting import pulled_back, split
@@ -24,8 +25,6 @@ class SplittingPass:
     name = "splitting"
 
     def plan(self, ctx: RegionContext) -> Splits | None:
-        if ctx.options.identity:
-            return None
         return plan_splits(ctx.model, ctx.deps) or None
 
     def apply(self, ctx: RegionContext, plan: Splits) -> RegionContext:
@@ -38,20 +37,16 @@ class SplittingPass:
 class InnerSplittingPass:
     name = "inner splitting"
 
-    def plan(self, ctx: RegionContext) -> Splits | None:
-        if ctx.options.identity:
-            return None
+    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> Splits | None:
         return plan_inner_splits(ctx.model, ctx.deps) or None
 
-    def apply(self, ctx: RegionContext, plan: Splits) -> RegionContext:
-        """The region with the pieces, modelled again, its reductions found again."""
+    def apply(self, ctx: RegionContext, schedule: isl.Schedule, plan: Splits) -> tuple[RegionContext, isl.Schedule]:
+        """The region with the pieces, modelled again, its reductions found again; and ``schedule`` given
+        to the pieces."""
         rewritten = ctx.rewritten(split(ctx.model.scop, plan))
         reductions = REDUCTIONS.plan(rewritten)
-        return rewritten if reductions is None else REDUCTIONS.apply(rewritten, reductions)
-
-    def schedule(self, schedule: isl.Schedule, split_ctx: RegionContext, plan: Splits) -> isl.Schedule:
-        """``schedule`` given to the pieces of ``split_ctx`` (this pass's ``apply``)."""
-        return pulled_back(schedule, plan, split_ctx.model.domains)
+        split_ctx = rewritten if reductions is None else REDUCTIONS.apply(rewritten, reductions)
+        return split_ctx, pulled_back(schedule, plan, split_ctx.model.domains)
 
     def report(self, plan: Splits) -> list[Section]:
         return [Section("notes", tuple(f"{piece.describe()} (innermost loop)" for piece in plan))]

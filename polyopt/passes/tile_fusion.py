@@ -31,5 +31,8 @@ class TileFusionPass:
     def report(self, plan: TileFusionPlan) -> list[Section]:
         return [Section("tiles", tuple(fusion.describe() for fusion in plan.fusions))]
 
+    def summary(self, plan: TileFusionPlan) -> str | None:
+        return "tile loops fused " + "; ".join(fusion.loop for fusion in plan.fusions)
+
 
 TILE_FUSION = TileFusionPass()

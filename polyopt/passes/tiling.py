@@ -37,6 +37,9 @@ class TilingPass:
         lines = tuple(_describe(band) for band in plan.bands) + tuple(band.describe() for band in plan.untiled)
         return [Section("tiles", lines)]
 
+    def summary(self, plan: TilePlan) -> str | None:
+        return "tiles " + "; ".join("x".join(map(str, band.sizes)) for band in plan.bands) if plan.bands else None
+
 
 def _describe(tiled: TiledBand) -> str:
     text = f"band at {list(tiled.path)}: sizes {list(tiled.sizes)} ({tiled.reason})"

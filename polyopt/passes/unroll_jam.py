@@ -25,5 +25,8 @@ class UnrollJamPass:
     def report(self, plan: JamPlan) -> list[Section]:
         return [Section("vector", tuple(jam.describe() for jam in plan.jams))]
 
+    def summary(self, plan: JamPlan) -> str | None:
+        return f"{len(plan.jams)} loop(s) unrolled and jammed"
+
 
 UNROLL_JAM = UnrollJamPass()

@@ -24,5 +24,9 @@ class VectorPass:
     def report(self, plan: VectorPlan) -> list[Section]:
         return [Section("vector", tuple(loop.describe() for loop in plan.loops))]
 
+    def summary(self, plan: VectorPlan) -> str | None:
+        simd = sum(1 for loop in plan.loops if loop.simd)
+        return f"{simd} simd loop(s)" if simd else None
+
 
 VECTOR = VectorPass()

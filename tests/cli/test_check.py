@@ -1,4 +1,4 @@
-"""Tests for ``polyopt check`` (``polyopt.check``) and the output comparison it shares with the fuzzer
+"""Tests for ``polyopt check`` (``polyopt.program.check``) and the output comparison it shares with the fuzzer
 and the benchmark (``toolchain.first_difference``).
 
 ``polybench_check_tree/`` is a small tree in PolyBench/C's layout, written for these tests:
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.check import find_utilities, polybench_additions
+from polyopt.program.check import find_utilities, polybench_additions
 from polyopt.toolchain import first_difference
 from tests.cli.test_cli import run
 from tests.support import needs_gcc, working_copy

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from polyopt.cli import main
+from polyopt.command import optimize
 from polyopt.flags import FLAGS, flags_markdown
 from polyopt.options import Options
 
@@ -35,7 +35,7 @@ def test_python_m_polyopt_cli_prints_the_flag_table() -> None:
 
 
 def test_every_option_of_the_command_comes_from_the_table_in_its_order() -> None:
-    options = [param for param in main.params if isinstance(param, click.Option) and param.name != "version"]
+    options = [param for param in optimize.params if isinstance(param, click.Option) and param.name != "version"]
 
     assert [param.opts[0] for param in options] == [flag.spellings[0].split("/")[0] for flag in FLAGS]
     assert [param.help for param in options] == [flag.help for flag in FLAGS]

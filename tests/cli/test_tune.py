@@ -1,4 +1,4 @@
-"""Tests for ``polyopt tune`` (``polyopt.tune``, ``polyopt.tune_plan``): the programs that time each
+"""Tests for ``polyopt tune`` (``polyopt.program.tune``, ``polyopt.program.tune_plan``): the programs that time each
 region's variants, the choice, the composed file (compiled, run and compared with the original), the
 report, the cache, and the rejection of a wrong variant.
 
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.check import Build
 from polyopt.emit.splice import RegionCode
 from polyopt.frontend.regions import find_regions
-from polyopt.tune import Settings, measure, region_variants
-from polyopt.tune_plan import (
+from polyopt.program.check import Build
+from polyopt.program.tune import Settings, measure, region_variants
+from polyopt.program.tune_plan import (
     AS_WRITTEN,
     Alternative,
     Program,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench_corpus import CORPUS, CORPUS_RTOL, corpus_kernels, parse_run
+from polyopt.bench.corpus import CORPUS, CORPUS_RTOL, corpus_kernels, parse_run
 from tests.support import assert_same_output, compile_c, needs_gcc, run_binary, run_polyopt
 
 KERNELS = corpus_kernels(CORPUS)

@@ -4,9 +4,9 @@ Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--ru
 [--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``, or
 ``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
 [--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
-of a PolyBench/C tree (``polyopt.bench_polybench``: correctness first, as ``polyopt check`` compares), or
+of a PolyBench/C tree (``polyopt.bench.polybench``: correctness first, as ``polyopt check`` compares), or
 ``python -m polyopt.bench --corpus bench/corpus [--kernels k1,k2] [--markdown] ...`` for the loop corpus
-(``polyopt.bench_corpus``: checksums compared, times against the original built with gcc alone).
+(``polyopt.bench.corpus``: checksums compared, times against the original built with gcc alone).
 
 Each kernel is compiled original and optimized (and, with ``--vs``, by another
 tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
@@ -31,13 +31,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from polyopt.bench_corpus import CORPUS_RTOL, corpus_main
-from polyopt.bench_polybench import DATASETS, polybench_main
-from polyopt.bench_timing import MAX_ROUNDS, geometric_mean, interleaved, twins
-from polyopt.check import DEFAULT_RTOL
+from polyopt.bench.corpus import CORPUS_RTOL, corpus_main
+from polyopt.bench.polybench import DATASETS, polybench_main
+from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
+from polyopt.program.check import DEFAULT_RTOL
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _example_cpp_flags(size: str) -> list[str]:
@@ -194,7 +194,3 @@ def main(argv: list[str] | None = None) -> int:
     print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance;")
     print(" '=': its code is identical to an earlier column's, which was timed for both)")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from polyopt.bench_timing import geometric_mean, interleaved, twins
-from polyopt.check import (
+from polyopt.bench.timing import geometric_mean, interleaved, twins
+from polyopt.program.check import (
     DUMP_DEFINE,
     THREADS,
     Build,

@@ -1,5 +1,5 @@
 """``polyopt tune``'s decisions: the variants of each region, the programs that time them, the choice per
-region and the file composed from the choices.  No I/O here: ``polyopt.tune`` optimizes, builds, runs and
+region and the file composed from the choices.  No I/O here: ``polyopt.program.tune`` optimizes, builds, runs and
 caches.
 
 Public: ``Alternative``, ``ALTERNATIVES``, ``AS_WRITTEN``, ``MARGIN``, ``TIMES_VARIABLE``, ``TIMERS``, ``Variant``,

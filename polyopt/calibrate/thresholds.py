@@ -76,7 +76,3 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args.out.write_text(text, encoding="utf-8")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -22,13 +22,13 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from polyopt.bench_polybench import FAILED, OK, WRONG, Cell, tool_programs, vs_columns
-from polyopt.bench_timing import geometric_mean, interleaved, twins
+from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, tool_programs, vs_columns
+from polyopt.bench.timing import geometric_mean, interleaved, twins
 from polyopt.library.probe_cache import cpuinfo_field
 from polyopt.machine import PROC_CPUINFO, detect
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, first_difference, run_program
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "bench" / "corpus"
 # Relative tolerance of the checksums: polyopt's reductions may add in another order (float sums of
 # thousands of terms), and -march=native lets gcc contract a*b+c differently in differently shaped loops.

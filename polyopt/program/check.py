@@ -3,7 +3,7 @@
 Public: ``DEFAULT_CFLAGS``, ``DEFAULT_RTOL``, ``THREADS``, ``Build``, ``build``, ``beside``, ``run_outputs``,
 ``outputs_difference``, ``find_utilities``, ``polybench_additions``, ``completed_layout``, ``CheckFailure``,
 ``optimize``, ``compared``, ``split_arguments``, ``program_build``, ``command``.  ``polyopt tune``
-(``polyopt.tune``) builds, runs and compares through these.
+(``polyopt.program.tune``) builds, runs and compares through these.
 
 ``polyopt check FILE [EXTRA_SOURCES...] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [--cc CC]
 [--cflags '...'] [--optimized OUT.c] [--rtol R] [polyopt's flags...]`` optimizes FILE (or takes
@@ -32,9 +32,8 @@ from types import MappingProxyType
 
 import click
 
-from polyopt.cli import _Command as PolyoptCommand
-from polyopt.cli import main as polyopt_command
-from polyopt.cli import options_from_arguments
+from polyopt.command import PolyoptCommand, options_from_arguments
+from polyopt.command import optimize as polyopt_command
 from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 

@@ -1,7 +1,7 @@
 """GEMM speed in GFLOP/s: polyopt's microkernel (``--blas=none``) against the CBLAS call
 (``--blas=cblas``), the same region optimized both ways, timed interleaved.
 
-Usage: ``python -m polyopt.bench_gemm [--sizes 1000x1100x1200,2000x2000x2000] [--threads 1,2]
+Usage: ``python -m polyopt.bench.gemm [--sizes 1000x1100x1200,2000x2000x2000] [--threads 1,2]
 [--runs 5] [--coretype SkylakeX] [--target FILE]``.  ``--coretype`` sets ``OPENBLAS_CORETYPE`` for the
 library's runs only: OpenBLAS on a VM that hides its CPU model may pick slow kernels, and the yardstick
 is the library at its best.  ``--target`` plans the microkernel for that target file's machine (its
@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from polyopt.bench_timing import interleaved
+from polyopt.bench.timing import interleaved
 from polyopt.machine import Machine, detect, load_target
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
@@ -139,7 +139,7 @@ def _sizes(text: str) -> list[tuple[int, int, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m polyopt.bench_gemm", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m polyopt.bench.gemm", description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=_sizes, default=_sizes("1000x1100x1200,2000x2000x2000"))
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated (default 1,2)")
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")

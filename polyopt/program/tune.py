@@ -5,7 +5,7 @@ Public: ``DEFAULT_RUNS``, ``CACHE_VERSION``, ``TuneFailure``, ``Settings``, ``Tu
 
 ``polyopt tune FILE [EXTRA_SOURCES...] [-o OUT] [-I/-D/-U] [--cc CC] [--cflags '...'] [--runs N]
 [--threads T] [--rtol R] [--no-cache] [--report] [polyopt's flags...]`` optimizes FILE once per alternative
-(``polyopt.tune_plan.ALTERNATIVES``), builds with ``polyopt check``'s harness (``polyopt.check``) one program
+(``tune_plan.ALTERNATIVES``), builds with ``polyopt check``'s harness (``polyopt.program.check``) one program
 per variant index with a timer around every region (``tune_plan.instrumented``), checks each program's output
 against the original's as ``polyopt check`` does (a wrong variant is rejected), times the programs
 interleaved, keeps per region the fastest correct variant (the code as written unless another is faster
@@ -30,7 +30,12 @@ from pathlib import Path
 import click
 
 from polyopt import __version__
-from polyopt.check import (
+from polyopt.command import PolyoptCommand, output_path, prepared, write_atomically
+from polyopt.diagnostics import PolyoptError
+from polyopt.frontend.regions import find_regions
+from polyopt.library.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
+from polyopt.pipeline import optimize_text
+from polyopt.program.check import (
     DEFAULT_CFLAGS,
     DEFAULT_RTOL,
     THREADS,
@@ -44,14 +49,7 @@ from polyopt.check import (
     run_outputs,
     split_arguments,
 )
-from polyopt.cli import _Command as PolyoptCommand
-from polyopt.cli import _output_path, _write_atomically, prepared
-from polyopt.diagnostics import PolyoptError
-from polyopt.frontend.regions import find_regions
-from polyopt.library.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
-from polyopt.pipeline import optimize_text
-from polyopt.toolchain import CC, ToolchainError
-from polyopt.tune_plan import (
+from polyopt.program.tune_plan import (
     ALTERNATIVES,
     MARGIN,
     TIMES_VARIABLE,
@@ -71,6 +69,7 @@ from polyopt.tune_plan import (
     timers_source,
     variants_of,
 )
+from polyopt.toolchain import CC, ToolchainError
 
 DEFAULT_RUNS = 5
 CACHE_VERSION = 1
@@ -438,7 +437,7 @@ def command(
     settings = Settings(how, runs, threads or options.machine.cores, rtol)
     arguments_used = (*flags, *cpp_flags)
     try:
-        target = _output_path(source, output)
+        target = output_path(source, output)
         key = tune_key(source, arguments_used, settings, options.machine.cores, ALTERNATIVES)
         path = cache_folder() / f"tune-{key.digest()}.json"
         warnings: tuple[str, ...] = ()
@@ -453,7 +452,7 @@ def command(
             sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
             sys.stdout.flush()
         else:
-            _write_atomically(target, text)
+            write_atomically(target, text)
     except (TuneFailure, PolyoptError, OSError) as failure:
         click.echo(f"polyopt tune: {source}: FAILED: {failure}", err=True)
         sys.exit(1)
