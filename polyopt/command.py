@@ -23,11 +23,11 @@ from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
 from polyopt.flag_spec import REPORT_CHOICES, click_settings
 from polyopt.flags import FLAGS
+from polyopt.library.probe import RunProbe
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
 from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.pluto_flags import ignored_warning, without_pluto_flags
-from polyopt.probe import RunProbe
 from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION
 from polyopt.transform.tiling import TilingOptions
@@ -320,7 +320,7 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
 
     The flags go through this command's own parser, so a caller that optimizes in-process
-    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.probe``):
+    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.library.probe``):
     the library calls are decided by the machine's thresholds, as with ``--no-probe``, so that the
     outcome does not depend on this machine's measurements; invalid flags raise click's ``UsageError``.
     """

@@ -17,10 +17,8 @@ from pycparser import c_ast
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import Dependences, carrying_loops
-from polyopt.analysis.library_choice import LibraryChoice, ProbeNeeded
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import InputError, Location, RegionSyntaxError, UnsupportedRegion, format_message
-from polyopt.emit.blas import library_enabled
 from polyopt.emit.body import print_statement
 from polyopt.emit.cast import CIf, CNode, CStmt
 from polyopt.emit.isl_ast import Generated, Storage, print_parametric
@@ -49,6 +47,8 @@ from polyopt.frontend.params import (
 )
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
 from polyopt.frontend.scop import Scop
+from polyopt.library.blas import library_enabled
+from polyopt.library.choice import LibraryChoice, ProbeNeeded
 from polyopt.marks import SECTION
 from polyopt.model import PolyModel, build_model, iterator_values
 from polyopt.options import Options

@@ -10,9 +10,9 @@ from __future__ import annotations
 import click
 
 from polyopt.analysis.tile_rules import RULE_NAMES
-from polyopt.emit.blas import BLAS_CHOICES
 from polyopt.flag_spec import SWITCH, Flag
 from polyopt.flags_context import INPUT_FLAGS, MACHINE_FLAGS
+from polyopt.library.blas import BLAS_CHOICES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import DEFAULT_TIMEOUT
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES

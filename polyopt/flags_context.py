@@ -10,9 +10,9 @@ from __future__ import annotations
 import click
 
 from polyopt.flag_spec import REPORT_CHOICES, SIZE, SWITCH, Flag, Parsed
+from polyopt.library.probe import NO_PROBE_VARIABLE
 from polyopt.machine import PARALLEL_WORK
 from polyopt.options import parse_param
-from polyopt.probe import NO_PROBE_VARIABLE
 
 MACHINE_FLAGS = (
     Flag(

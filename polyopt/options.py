@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polyopt.analysis.library_choice import LibraryChoice
 from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.diagnostics import PolyoptError
-from polyopt.emit.blas import BLAS_CHOICES
+from polyopt.library.blas import BLAS_CHOICES
+from polyopt.library.choice import LibraryChoice
 from polyopt.machine import KEYS, Machine, detect
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
 from polyopt.transform.scheduling import SchedulerOptions
@@ -38,12 +38,12 @@ class Options:
     ``blas``: library calls for BLAS idioms (``auto``, ``cblas``, ``none``), made when the work reaches
     the machine's ``blas3_threshold`` (matrix-matrix routines: M·N·K) or ``blas2_threshold``
     (matrix-vector routines: M·N); ``microkernel``: compute GEMM idioms with polyopt's microkernel
-    (``polyopt.analysis.microkernel``) where no BLAS call is made; ``tiling``: tiling and tile sizes;
+    (``polyopt.library.microkernel_plan``) where no BLAS call is made; ``tiling``: tiling and tile sizes;
     ``scheduler``: isl's limits; ``timeout``: seconds each attempt at a region may take before it is
     stopped and the region retried with simpler options (``polyopt.budget``); ``machine``: the target's
     facts and profile for the cost models (``polyopt.machine``); ``library``: which of the CBLAS call,
-    the microkernel and the loops computes each idiom, by size (``polyopt.analysis.library_choice``;
-    the probe's, ``polyopt.probe``), None: the machine's thresholds; ``params``: hints for the values of
+    the microkernel and the loops computes each idiom, by size (``polyopt.library.choice``;
+    the probe's, ``polyopt.library.probe``), None: the machine's thresholds; ``params``: hints for the values of
     region parameters, ``(name, value)`` pairs in flag order (``polyopt.frontend.params``);
     ``cpp_flags``: the preprocessor flags with which the file is compiled, each in its joined form
     (``-Idir``, ``-DN=100``, ``-UX``) in command-line order, used wherever polyopt runs the

@@ -23,7 +23,6 @@ from typing import Any
 import islpy as isl
 
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.library_choice import LibraryChoice
 from polyopt.diagnostics import format_message
 from polyopt.driver import FileOutcome as FileOutcome
 from polyopt.driver import RegionOutcome as RegionOutcome
@@ -44,6 +43,7 @@ from polyopt.emit.splice import RegionCode
 from polyopt.emit.storage import with_locals
 from polyopt.frontend.regions import Region
 from polyopt.frontend.scop import Scop
+from polyopt.library.choice import LibraryChoice
 from polyopt.model import build_model
 from polyopt.options import Options
 from polyopt.passes.as_written import AS_WRITTEN

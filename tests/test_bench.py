@@ -1,4 +1,4 @@
-"""The benchmark's yardstick for library calls (``polyopt.cblas_reference``) computes what the examples
+"""The benchmark's yardstick for library calls (``polyopt.library.cblas_reference``) computes what the examples
 compute, and the benchmark can time it as another tool's output."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from polyopt.bench.polybench import FAILED, OK, WRONG, Cell
 from polyopt.bench.suite import bench_kernel, kernel_variants
 from polyopt.bench.suite import main as bench_main
 from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
-from polyopt.cblas_reference import CALLS, main, reference
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
+from polyopt.library.cblas_reference import CALLS, main, reference
 from polyopt.toolchain import ToolchainError
 from tests.cli.test_check import TREE
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
@@ -49,7 +49,7 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.cblas_reference {in} {out}"], "MINI")
+    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.library.cblas_reference {in} {out}"], "MINI")
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
 
 

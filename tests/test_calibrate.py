@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.analysis.library_choice import Timing, crossover
 from polyopt.calibrate.thresholds import QUICK, main, threshold
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
+from polyopt.library.choice import Timing, crossover
 from polyopt.machine import load_target
 
 

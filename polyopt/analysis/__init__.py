@@ -1,1 +1,1 @@
-"""Analysis: facts about a modelled region (dependences, and later reuse and idioms)."""
+"""Analysis: facts about a modelled region (dependences, reuse, footprints; BLAS idioms: ``polyopt.library``)."""

@@ -10,7 +10,7 @@ per variant index with a timer around every region (``tune_plan.instrumented``),
 against the original's as ``polyopt check`` does (a wrong variant is rejected), times the programs
 interleaved, keeps per region the fastest correct variant (the code as written unless another is faster
 by more than ``tune_plan.MARGIN``), checks the composed file once more and writes it.  The result is cached
-per user as the probe's is (``polyopt.probe_cache``), keyed by the preprocessed FILE, the extra sources,
+per user as the probe's is (``polyopt.library.probe_cache``), keyed by the preprocessed FILE, the extra sources,
 the flags, the compiler and the machine.  Exit 0 when the output is written, 1 when polyopt, a build or a
 run of the original fails or the composed program's output differs, 2 for a usage error.
 """
@@ -33,8 +33,8 @@ from polyopt import __version__
 from polyopt.command import PolyoptCommand, output_path, prepared, write_atomically
 from polyopt.diagnostics import PolyoptError
 from polyopt.frontend.regions import find_regions
+from polyopt.library.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
 from polyopt.pipeline import optimize_text
-from polyopt.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
 from polyopt.program.check import (
     DEFAULT_CFLAGS,
     DEFAULT_RTOL,

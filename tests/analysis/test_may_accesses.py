@@ -11,8 +11,8 @@ import pytest
 from polyopt.analysis.contraction import plan_contractions
 from polyopt.analysis.dependences import FLOW, compute_dependences
 from polyopt.analysis.expansion import plan_expansions
-from polyopt.analysis.idioms import find_idioms
 from polyopt.analysis.reductions import find_reductions
+from polyopt.library import find_idioms
 from polyopt.model import PolyModel
 
 ModelOf = Callable[..., PolyModel]

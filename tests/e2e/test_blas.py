@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
 from tests.e2e.handwritten import Case, check_case, check_program
 
 SHOW = "for (j = 0; j < N; j++)\n  y[j] = B[0][j] + B[M - 1][j] + B[M / 2][j];\n"

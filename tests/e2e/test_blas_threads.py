@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
 from polyopt.toolchain import ToolchainError, compile_c, run_program
 from tests.support import EXAMPLES, run_polyopt
 

@@ -1,4 +1,4 @@
-"""End-to-end checks of SYMM and TRMM as GEMMs on blocks of the microkernel (``polyopt.emit.microkernel``).
+"""End-to-end checks of SYMM and TRMM as GEMMs on blocks of the microkernel (``polyopt.library.microkernel``).
 
 Handwritten SYMMs in PolyBench's form (an accumulator ``t`` whose last value the program prints, the
 symmetric ``A`` read in its lower or upper triangle, through ``A[i][k]`` or ``A[k][i]``, a scalar ``alpha``

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
 from tests.e2e.handwritten import Case, check_case, check_program
 
 ROWS = (

@@ -1,4 +1,4 @@
-"""End-to-end checks of the GEMM microkernel (``polyopt.emit.microkernel``) with ``--blas=none``.
+"""End-to-end checks of the GEMM microkernel (``polyopt.library.microkernel``) with ``--blas=none``.
 
 Handwritten products (``tests.e2e.handwritten``) at odd sizes, 1 included (``M`` x ``N`` arrays,
 products of ``M`` x ``M`` or ``M`` x ``N`` blocks), with transposed operands, ``alpha`` factors, ``-=``

@@ -1,4 +1,4 @@
-"""End-to-end checks of the microkernel on a triangle of ``C``: SYRK and SYR2K (``polyopt.emit.microkernel``).
+"""End-to-end checks of the microkernel on a triangle of ``C``: SYRK and SYR2K (``polyopt.library.microkernel``).
 
 Handwritten rank-k updates of the lower and the upper triangle, with and without the diagonal, with
 transposed operands, ``alpha`` factors and ``float``, at sizes around the register block (14 x 16), the

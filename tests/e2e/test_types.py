@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.emit.blas import cblas_available
+from polyopt.library.blas import cblas_available
 from tests.e2e.handwritten import check_program
 
 IN_PLACE = """#include <stdio.h>

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from polyopt.emit.blas import all_positive
 from polyopt.emit.cexpr import (
     ASSIGNMENT,
     COMMA,
@@ -21,6 +20,7 @@ from polyopt.emit.cexpr import (
     operand,
     precedence,
 )
+from polyopt.library.blas import all_positive
 
 
 @pytest.mark.parametrize(

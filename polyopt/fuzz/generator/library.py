@@ -5,7 +5,7 @@ from __future__ import annotations
 from polyopt.fuzz.generator.builder import Affine, Bound, Builder, Ranges, perfect_nest
 from polyopt.fuzz.generator.program import MIN_N, Array, Loop, Node, Size, Stmt
 
-# Large sizes, on both sides of each threshold (polyopt.machine, polyopt.analysis.microkernel
+# Large sizes, on both sides of each threshold (polyopt.machine, polyopt.library.microkernel_plan
 # on the project machine, polyopt.emit.isl_ast.SECTION_LIMIT).
 GEMM_SIZES = ((192, 192, 192), (191, 192, 192), (193, 192, 192), (128, 256, 216), (127, 256, 216), (256, 256, 256))
 MICRO_M = (13, 14, 15, 27, 28, 29, 251, 252, 253)  # around multiples of mr = 14, and mc = 252
