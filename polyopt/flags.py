@@ -62,7 +62,7 @@ FLAGS = (
                 "parallel loops are on by default), `--smartfuse`, `--maxfuse`, `--nofuse` are `--fuse=smart`, `max`, "
                 "`none`; opposite flags (`--tile --notile`, `--parallel --noparallel`, `--maxfuse --nofuse`, "
                 "`--smartfuse --fuse=none`, `--tile` or `--parallel` with `--identity`) are a usage error. Pluto's "
-                "other flags are one table in `polyopt/cli.py`: those that change nothing polyopt writes "
+                "other flags are one table in `polyopt/pluto_flags.py`: those that change nothing polyopt writes "
                 "(`--silent`/`-q`, `--indent`/`-i`, `--debug`, solver, dependence-tester and code-generator choices, "
                 "`--prevector`, `--noprevector`, `--nounroll`, `--nodiamond-tile`, ...) are ignored with one warning "
                 "naming them; those asking for what polyopt does not do (`--unroll`, `--ufactor`, `--iss`, "
