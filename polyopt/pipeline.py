@@ -3,7 +3,7 @@
 Each pass (``polyopt.passes``) plans on the region's context, applies its plan and reports it; the
 driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.  The
 passes run on a region in the order listed below, each list of a kind of pass (``polyopt.passes.base``):
-the library step, then ``PART_PASSES`` around the rest, ``REGION_PASSES``, ``SCHEDULE_PASSES``,
+``PART_PASSES`` (the library step, then privatization) around the rest, ``REGION_PASSES``, ``SCHEDULE_PASSES``,
 ``SCHEDULED_REGION_PASSES``, ``LOOP_PASSES``, ``CHOICE_PASSES``, the verification of the schedule, the code
 generation and ``CODE_PASSES``; ``SUMMARY`` names their plans in the region's one-line comment.  With
 ``--identity`` no pass runs (``IDENTITY``).
@@ -54,6 +54,7 @@ from polyopt.passes.base import (
     Decisions,
     Part,
     PartPass,
+    PartSetting,
     RegionContext,
     RegionPass,
     ScheduledRegionPass,
@@ -69,7 +70,7 @@ from polyopt.passes.contraction import CONTRACTION, contracted
 from polyopt.passes.expansion import EXPANSION, LAST_VALUES, WEB_DECLARATIONS, WEBS
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.inplace import IN_PLACE
-from polyopt.passes.library import LIBRARY, LibraryCut, LibraryPass
+from polyopt.passes.library import LIBRARY
 from polyopt.passes.loops import loop_stage
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.privatization import PRIVATIZATION
@@ -81,7 +82,7 @@ from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.verify import checked
 
-PART_PASSES: tuple[PartPass[Any], ...] = (PRIVATIZATION,)
+PART_PASSES: tuple[PartPass[Any], ...] = (LIBRARY, PRIVATIZATION)
 REGION_PASSES: tuple[RegionPass[Any], ...] = (IN_PLACE, WEBS, EXPANSION, SPLITTING, REDUCTIONS)
 SCHEDULE_PASSES: tuple[SchedulePass[isl.Schedule, Any], ...] = (FUSION,)
 SCHEDULED_REGION_PASSES: tuple[ScheduledRegionPass[Any], ...] = (INNER_SPLITTING,)
@@ -96,10 +97,9 @@ SUMMARY = Summary(
 
 @dataclass(frozen=True)
 class Passes:
-    """The passes run on a region, by kind in the order they run (``library``: the library step, None
-    for none), and how the region's one-line summary names their plans."""
+    """The passes run on a region, by kind in the order they run, and how the region's one-line summary
+    names their plans."""
 
-    library: LibraryPass | None
     part: tuple[PartPass[Any], ...]
     region: tuple[RegionPass[Any], ...]
     schedule: tuple[SchedulePass[isl.Schedule, Any], ...]
@@ -111,7 +111,6 @@ class Passes:
 
 
 PASSES = Passes(
-    library=LIBRARY,
     part=PART_PASSES,
     region=REGION_PASSES,
     schedule=SCHEDULE_PASSES,
@@ -121,7 +120,7 @@ PASSES = Passes(
     code=CODE_PASSES,
     summary=SUMMARY,
 )
-IDENTITY = Passes(None, (), (), (), (), (), (), (), Summary((), (), "original order (identity)"))
+IDENTITY = Passes((), (), (), (), (), (), (), Summary((), (), "original order (identity)"))
 
 
 def passes_for(options: Options) -> Passes:
@@ -137,34 +136,22 @@ def optimize_text(
 
 
 def optimize_scop(region: Region, scop: Scop, options: Options, setting: Setting) -> RegionOutcome:
-    """One region: its library segments (``LIBRARY``) or the whole region through the pipeline."""
+    """One region through the pipeline: its part passes around the rest."""
     passes = passes_for(options)
     scop, dropped = executed(scop, isl_context(options))
     dead = dead_arrays(region, options)
-    cut = _library_cut(passes, scop, options, setting, dead)
-    run = partial(_part, region, setting, passes)
     if not scop.statements:
         part = nothing(region, setting)
-    elif cut is not None and cut.plan.segments:
-        part = LIBRARY.apply(cut, run)
     else:
-        part = run_part_passes(passes.part, run)(scop, options, dead)
-        part = replace(part, report=replace(part.report, library=cut.left)) if cut and cut.left else part
+        inner = partial(_part, region, setting, passes)
+        part_setting = PartSetting(setting.values(), setting.prefix)
+        part = run_part_passes(passes.part, part_setting, inner)(scop, options, dead)
     finals, assigned = final_values(scop, setting)
     report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
     code = with_locals(part.generated.code, scop, contracted(part.decisions))
     printed = print_c(code + finals.code, region.indent)
     helpers = part.generated.helpers | finals.helpers
     return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
-
-
-def _library_cut(
-    passes: Passes, scop: Scop, options: Options, setting: Setting, dead: frozenset[str]
-) -> LibraryCut | None:
-    """The region cut around the idioms the library computes (``LIBRARY``), None when none is cut out."""
-    if passes.library is None or not scop.statements:
-        return None
-    return passes.library.plan(scop, options, setting.values(), dead, setting.prefix)
 
 
 def _part(region: Region, setting: Setting, passes: Passes, scop: Scop, options: Options, dead: frozenset[str]) -> Part:
@@ -174,8 +161,8 @@ def _part(region: Region, setting: Setting, passes: Passes, scop: Scop, options:
 def part(
     region: Region, scop: Scop, options: Options, setting: Setting, dead: frozenset[str], passes: Passes = PASSES
 ) -> Part:
-    """``scop`` rewritten, scheduled, verified and generated by ``passes`` (the pipeline after the library
-    step and the part passes); ``dead``: the arrays whose values after it do not matter."""
+    """``scop`` rewritten, scheduled, verified and generated by ``passes`` (the pipeline after the part
+    passes); ``dead``: the arrays whose values after it do not matter."""
     original = build_model(scop, isl_context(options))
     start = RegionContext.of(
         original, compute_dependences(original), options, (), setting.values(), dead, setting.prefix, setting.guessed()

@@ -1,5 +1,6 @@
 """Tests for ``polyopt.passes``: decisions kept per pass in order, the report assembled from their
-sections, and the loop stage asked once per candidate schedule (``LoopQuery``)."""
+sections, the part passes each run behind the earlier ones, and the loop stage asked once per candidate
+schedule (``LoopQuery``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import polyopt.passes.loops as loops
 from polyopt import driver
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.diagnostics import Location
+from polyopt.emit.isl_ast import Generated
+from polyopt.frontend.scop import Scop
 from polyopt.model import PolyModel
 from polyopt.options import Options
-from polyopt.passes.base import NO_DECISIONS, RegionContext
+from polyopt.passes.base import NO_DECISIONS, Part, PartSetting, RegionContext, RunPart, run_part_passes
 from polyopt.passes.distribution import DISTRIBUTION
 from polyopt.passes.loops import LoopEvaluation, LoopQuery
 from polyopt.passes.vector import VECTOR
@@ -25,6 +28,7 @@ from tests.support import EXAMPLES
 
 ModelOf = Callable[[str], PolyModel]
 
+NO_STATEMENTS = Scop((), (), (), frozenset(), Location("k.c"))
 ROWS = "for (i = 1; i < n; i++)\n  for (j = 0; j < n; j++)\n    a[i][j] = a[i - 1][j] + b[i][j];\n"
 
 
@@ -69,6 +73,50 @@ def test_fusion_asks_the_loop_stage_once_per_distinct_schedule_on_jacobi_2d(monk
     optimize_text(path.read_text(), str(path), Options(blas="none", microkernel=False))
 
     assert len(runs) == len({str(schedule) for schedule in asked}) < len(asked)
+
+
+class _Recorded:
+    """A part pass that records each plan it makes (with its setting's prefix) in ``seen`` and applies by
+    running the statements through ``inner`` when ``alone``, else through ``rest``."""
+
+    def __init__(self, name: str, plans: bool, alone: bool, seen: list[str]) -> None:
+        self.name, self.plans, self.alone, self.seen = name, plans, alone, seen
+
+    def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> str | None:
+        self.seen.append(f"{self.name} {setting.prefix}")
+        return self.name if self.plans else None
+
+    def apply(self, plan: str, rest: RunPart, inner: RunPart) -> Part:
+        return (inner if self.alone else rest)(NO_STATEMENTS, Options(), frozenset())
+
+    def report(self, plan: str) -> list[Section]:
+        return []
+
+
+@pytest.mark.parametrize(
+    ("first_plans", "first_alone", "seen"),
+    [
+        (True, True, ["first p", "inner"]),  # the later pass does not see what the first runs alone
+        (True, False, ["first p", "second p", "inner"]),
+        (False, True, ["first p", "second p", "inner"]),
+    ],
+)
+def test_a_part_pass_runs_the_rest_or_the_inner_pipeline_alone(
+    first_plans: bool, first_alone: bool, seen: list[str]
+) -> None:
+    recorded: list[str] = []
+
+    def inner(scop: Scop, options: Options, dead: frozenset[str]) -> Part:
+        recorded.append("inner")
+        report = RegionReport(0, Location("k.c"), (), (), (), "none", (), (), (), ())
+        return Part(Generated((), frozenset()), report, (), "inner")
+
+    first = _Recorded("first", first_plans, first_alone, recorded)
+    second = _Recorded("second", True, False, recorded)
+
+    part = run_part_passes((first, second), PartSetting({}, "p"), inner)(NO_STATEMENTS, Options(), frozenset())
+
+    assert part.summary == "inner" and recorded == seen
 
 
 def test_decisions_keep_each_pass_plan_in_order() -> None:

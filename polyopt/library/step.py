@@ -2,13 +2,13 @@
 ``polyopt.library.segments``), each segment run by CBLAS calls when they pay (``polyopt.library.blas``)
 or by the GEMM microkernel (``polyopt.library.microkernel``), the rest by the loops.
 
-Public: ``Library``, ``LibraryCut``, ``RunSegment``, ``plan_cut``, ``apply_cut``; the pipeline runs them as the
+Public: ``Library``, ``LibraryCut``, ``plan_cut``, ``apply_cut``; the pipeline runs them as the part
 pass ``polyopt.passes.library.LIBRARY``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from polyopt import isl_util
@@ -25,11 +25,10 @@ from polyopt.library.protocol import BLOCKS
 from polyopt.library.segments import LibraryPlan, plan_library, read_later
 from polyopt.model import build_model
 from polyopt.options import Options
-from polyopt.passes.base import Part, RegionContext, isl_context
+from polyopt.passes.base import Part, RegionContext, RunPart, isl_context
 from polyopt.report import RegionReport
 
 _OF_THE_REGION = frozenset({"index", "location", "parameters", "fusion"})  # report fields that are not lists
-RunSegment = Callable[[Scop, Options, frozenset[str]], Part]  # a segment through the loop pipeline
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class Library:
     @staticmethod
     def of(options: Options) -> Library | None:
         """What ``options`` ask for; None when no segment is cut out (no reordering, or nothing to call)."""
-        if options.identity or not options.reassociate:
+        if not options.reassociate:
             return None
         blas = library_enabled(options.blas, options.cpp_flags)
         choice = options.library or default_choice(options.machine)
@@ -121,7 +120,7 @@ def plan_cut(
     return LibraryCut(ctx, library, plan, left)
 
 
-def apply_cut(cut: LibraryCut, run: RunSegment) -> Part:
+def apply_cut(cut: LibraryCut, run: RunPart) -> Part:
     """The region as its segments one after the other, each run by ``run`` and its idiom by the library.
 
     When the region calls the library, its loops start threads only from ``Machine.parallel_work``

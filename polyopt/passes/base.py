@@ -7,7 +7,7 @@ a ``ScheduledRegionPass`` rewrites the statements of the scheduled region, a ``C
 the transformed region and a candidate of its own, and a ``CodePass`` rewrites the generated code.
 
 Public: ``RegionContext``, ``Decision``, ``Decisions``, ``NO_DECISIONS``, ``Part``, ``RunPart``, ``Candidate``,
-``Reported``, ``Summarized``, ``PartPass``, ``RegionPass``, ``SchedulePass``, ``ScheduledRegionPass``,
+``PartSetting``, ``Reported``, ``Summarized``, ``PartPass``, ``RegionPass``, ``SchedulePass``, ``ScheduledRegionPass``,
 ``ChoicePass``, ``CodePass``, ``Summary``, ``isl_context``, ``run_part_passes``, ``run_region_passes``,
 ``run_schedule_passes``, ``run_scheduled_region_passes``.
 """
@@ -147,16 +147,35 @@ RunPart = Callable[[Scop, Options, frozenset[str]], Part]  # the rest of the pip
 Candidate = tuple[RegionContext, isl.Schedule, Decisions]  # a region's context, schedule and decisions
 
 
-def run_part_passes(passes: tuple[PartPass[Any], ...], run: RunPart) -> RunPart:
-    """``run`` behind each of ``passes``, the first outermost: a pass that plans applies by running the rest."""
+@dataclass(frozen=True)
+class PartSetting:
+    """What the part passes plan on beside the statements, the same for every part of a region: the
+    ``parameters``' values the cost models assume and the ``prefix`` of the generated iterators' names."""
+
+    parameters: Mapping[str, int]
+    prefix: str
+
+
+def run_part_passes(passes: tuple[PartPass[Any], ...], setting: PartSetting, inner: RunPart) -> RunPart:
+    """``inner`` (the pipeline after the part passes) behind each of ``passes``, the first outermost: a pass
+    that plans applies by running the rest (the passes after it, then ``inner``) or ``inner`` alone."""
+    run = inner
     for kind in reversed(passes):
-        run = partial(_behind, kind, run)
+        run = partial(_behind, kind, setting, run, inner)
     return run
 
 
-def _behind(kind: PartPass[Any], run: RunPart, scop: Scop, options: Options, dead: frozenset[str]) -> Part:
-    plan = kind.plan(scop, options, dead)
-    return run(scop, options, dead) if plan is None else kind.apply(plan, run)
+def _behind(
+    kind: PartPass[Any],
+    setting: PartSetting,
+    rest: RunPart,
+    inner: RunPart,
+    scop: Scop,
+    options: Options,
+    dead: frozenset[str],
+) -> Part:
+    plan = kind.plan(scop, options, dead, setting)
+    return rest(scop, options, dead) if plan is None else kind.apply(plan, rest, inner)
 
 
 def run_region_passes(ctx: RegionContext, passes: tuple[RegionPass[Any], ...]) -> tuple[RegionContext, Decisions]:
@@ -209,14 +228,17 @@ class Summarized(Reported[P], Protocol[P]):
 
 
 class PartPass(Protocol[P]):
-    """A pass that plans on the region's statements (and its dead arrays) before any other pass, and applies
-    by running the rest of the pipeline (``RunPart``) on them, once or more."""
+    """A pass that plans on the region's statements (and its dead arrays and ``PartSetting``) before any
+    other pass, and applies by running the rest of the pipeline (``RunPart``) on them or on parts of them,
+    once or more: ``rest`` runs the part passes after it, then the pipeline after the part passes; ``inner``
+    runs that pipeline alone, for parts that the part passes after it must not see (the library's
+    segments are not privatized)."""
 
     name: str
 
-    def plan(self, scop: Scop, options: Options, dead: frozenset[str]) -> P | None: ...
+    def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> P | None: ...
 
-    def apply(self, plan: P, run: RunPart) -> Part: ...
+    def apply(self, plan: P, rest: RunPart, inner: RunPart) -> Part: ...
 
     def report(self, plan: P) -> list[Section]: ...
 

@@ -14,7 +14,7 @@ from polyopt.analysis.reductions import find_reductions
 from polyopt.frontend.scop import Scop
 from polyopt.model import build_model
 from polyopt.options import Options
-from polyopt.passes.base import Part, RunPart, isl_context
+from polyopt.passes.base import Part, PartSetting, RunPart, isl_context
 from polyopt.passes.contraction import contracted
 from polyopt.passes.expansion import EXPANSION
 from polyopt.report import Section
@@ -37,19 +37,19 @@ class PrivatizationPass:
 
     name = "privatization"
 
-    def plan(self, scop: Scop, options: Options, dead: frozenset[str]) -> Privatization | None:
+    def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> Privatization | None:
         private = frozenset(local.name for local in private_locals(scop))
         if private:
             model = build_model(privatized(scop, private), isl_context(options))
             private -= {reduction.array for reduction in find_reductions(model)}
         return Privatization(scop, options, dead, private) if private else None
 
-    def apply(self, plan: Privatization, run: RunPart) -> Part:
+    def apply(self, plan: Privatization, rest: RunPart, inner: RunPart) -> Part:
         private = plan.private
-        candidate = run(privatized(plan.scop, private), plan.options, plan.dead | private)
+        candidate = rest(privatized(plan.scop, private), plan.options, plan.dead | private)
         if private <= contracted(candidate.decisions) and not candidate.decisions.plan_of(EXPANSION):
             return candidate
-        return run(plan.scop, plan.options, plan.dead)
+        return rest(plan.scop, plan.options, plan.dead)
 
     def report(self, plan: Privatization) -> list[Section]:
         return []
