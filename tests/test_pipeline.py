@@ -20,7 +20,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
-from polyopt.schedule_tree import band_nodes, parallel_outermost
+from polyopt.schedule_tree import Anchor, anchor_of, band_nodes, node_at, parallel_outermost
 from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
@@ -59,9 +59,10 @@ def _reversed(model: PolyModel) -> isl.Schedule:
 
 def _marked(model: PolyModel, kind: str) -> isl.Schedule:
     """The original schedule with its first loop marked parallel (``kind == "parallel"``) or simd."""
+    first = anchor_of(node_at(model.schedule, (0,)))
     if kind == "parallel":
-        return apply_parallel(model.schedule, ParallelPlan((ParallelLoop((0,), 0, False, ()),)))
-    return apply_vector(model.schedule, VectorPlan((VectorLoop((0,), 0, True, "i", ()),)))
+        return apply_parallel(model.schedule, ParallelPlan((ParallelLoop(first, 0, False, ()),)))
+    return apply_vector(model.schedule, VectorPlan((VectorLoop(first, 0, True, "i", ()),)))
 
 
 def test_verify_accepts_the_original_schedule(model_of: ModelOf) -> None:
@@ -102,15 +103,15 @@ def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, ki
 def _mark_a_carrying_loop(
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tiled: frozenset[tuple[int, ...]] = frozenset(),
+    tiled: frozenset[Anchor] = frozenset(),
     *_: object,
     **__: object,
 ) -> ParallelPlan:
     """A wrong parallel pass: it marks the first band member that carries a dependence."""
-    for path, band in band_nodes(schedule):
+    for _, band in band_nodes(schedule):
         for member in range(band.band_n_member()):
             if not parallel_outermost(band, member, dependences):
-                return ParallelPlan((ParallelLoop(path, member, False, ()),))
+                return ParallelPlan((ParallelLoop(anchor_of(band), member, False, ()),))
     raise AssertionError("no loop carries a dependence")
 
 

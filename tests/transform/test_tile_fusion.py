@@ -8,9 +8,9 @@ import islpy as isl
 import pytest
 
 from polyopt.machine import Machine
-from polyopt.schedule_tree import band_statements, carries, node_at
+from polyopt.schedule_tree import anchor_of, band_statements, carries, node_at
 from polyopt.transform.tile_fusion import apply_tile_fusion, plan_tile_fusion
-from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, tile_band_paths
+from polyopt.transform.tiling import TilePlan, apply_tiling, tile_bands, tiled_band
 from tests.transform.support import Kernel, KernelOf, assert_legal
 
 MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
@@ -36,8 +36,8 @@ def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[tuple[int, ..
         partial = isl.MultiUnionPwAff.read_from_str(ctx, text)
         band = sequence.child(position).child(0).insert_partial_schedule(partial).band_set_permutable(1)
         sequence = band.parent().parent()
-    plan = TilePlan(tuple(TiledBand((0, position, 0), (64, 248), "test") for position in (0, 1)))
-    return apply_tiling(sequence.get_schedule(), plan), tile_band_paths(plan)
+    plan = TilePlan(tuple(tiled_band(sequence.child(position).child(0), (64, 248), "test") for position in (0, 1)))
+    return apply_tiling(sequence.get_schedule(), plan), tile_bands(plan)
 
 
 def test_the_column_tiles_of_a_sum_and_its_update_are_fused(kernel_of: KernelOf) -> None:
@@ -47,7 +47,7 @@ def test_the_column_tiles_of_a_sum_and_its_update_are_fused(kernel_of: KernelOf)
     plan = plan_tile_fusion(kernel.model, schedule, kernel.full, tiles, MACHINE, LARGE)
 
     (fusion,) = plan.fusions
-    assert (fusion.path, fusion.first, fusion.count) == ((0,), 0, 2)
+    assert (fusion.band, fusion.count) == (anchor_of(node_at(schedule, (0, 0, 0))), 2)
     assert fusion.statements == ("S0", "S1")
     assert fusion.fused < fusion.apart
     assert fusion.levels == ("L2", "L3")
