@@ -277,6 +277,31 @@ def test_tile_bands_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
     assert inner_tile.child(0).get_type() == isl.schedule_node_type.band
 
 
+def test_a_plan_tiles_its_band_after_tiling_the_band_above_moved_it(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    outer, inner = _plan(kernel, schedule).bands
+    moved = apply_tiling(schedule, TilePlan((outer,)))
+    # The outer band's point band now sits where the inner band was planned.
+    assert _partial(node_at(moved, inner.band.where)).is_equal(_partial(node_at(schedule, outer.band.where)))
+
+    tiled = apply_tiling(moved, TilePlan((inner,)))
+
+    domain = kernel.model.domain
+    expected = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/32), floor(l/32)] }").intersect_domain(domain)
+    assert _partial(node_at(tiled, (0, 0, 0))).is_equal(expected)
+    assert _partial(node_at(tiled, (0, 0))).is_equal(_partial(node_at(schedule, (0,))))
+
+
+def test_a_plan_whose_band_is_gone_fails_loudly(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    plan = _plan(kernel, schedule)
+
+    with pytest.raises(ValueError, match="0 bands of the schedule match the planned band at"):
+        apply_tiling(kernel.band_schedule(NESTED_BANDS[0]), plan)
+
+
 def test_tile_bands_of_nested_tiled_bands_with_a_second_level(kernel_of: KernelOf) -> None:
     kernel = kernel_of(COPY_4D)
     schedule = kernel.band_schedule(*NESTED_BANDS)
