@@ -53,12 +53,14 @@ def node_at(schedule: isl.Schedule, path: tuple[int, ...]) -> isl.ScheduleNode:
 
 @dataclass(frozen=True)
 class Anchor:
-    """The band a plan concerns, named by what rewrites of other bands keep: the ``statements`` below it and
-    its members' ``schedule`` as text.  ``where``, its child positions from the root when it was named, is
-    printed in reports and never used to find it (a rewrite elsewhere moves it)."""
+    """The band a plan concerns, named by what rewrites of other bands keep: the ``statements`` below it, its
+    members' ``schedule`` as text and how many bands above it have both the same (``repeats``: an L2 tile band of
+    one tile per tile sits above a tile band of the same schedule).  ``where``, its child positions from the root
+    when it was named, is printed in reports and never used to find it (a rewrite elsewhere moves it)."""
 
     statements: tuple[str, ...]
     schedule: str
+    repeats: int = 0
     where: tuple[int, ...] = field(default=(), compare=False)
 
     def describe(self) -> str:
@@ -67,8 +69,18 @@ class Anchor:
 
 def anchor_of(band: isl.ScheduleNode) -> Anchor:
     """The anchor of ``band``."""
-    where = tuple(band.ancestor(up).get_child_position() for up in range(band.get_tree_depth() - 1, -1, -1))
-    return Anchor(tuple(sorted(band_statements(band))), band.band_get_partial_schedule().to_str(), where)
+    statements = tuple(sorted(band_statements(band)))
+    schedule = band.band_get_partial_schedule().to_str()
+    above = [band.ancestor(up) for up in range(band.get_tree_depth(), 0, -1)]
+    repeats = sum(
+        1
+        for node in above
+        if node.get_type() == _NODE.band
+        and node.band_get_partial_schedule().to_str() == schedule
+        and tuple(sorted(band_statements(node))) == statements
+    )
+    where = tuple(node.get_child_position() for node in [*above[1:], band])
+    return Anchor(statements, schedule, repeats, where)
 
 
 def anchored(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:

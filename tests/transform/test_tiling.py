@@ -293,6 +293,18 @@ def test_a_plan_tiles_its_band_after_tiling_the_band_above_moved_it(kernel_of: K
     assert _partial(node_at(tiled, (0, 0))).is_equal(_partial(node_at(schedule, (0,))))
 
 
+def test_an_l2_tile_band_of_one_tile_per_tile_and_its_tile_band_have_their_own_anchors(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    tiled = apply_tiling(schedule, TilePlan((tiled_band(node_at(schedule, (0, 0)), (32, 32), "test", (1, 1)),)))
+    l2, tile = node_at(tiled, (0, 0)), node_at(tiled, (0, 0, 0))
+    assert _partial(l2).is_equal(_partial(tile)), "expected an L2 band with the tile band's schedule"
+
+    assert [anchor_of(node).repeats for node in (l2, tile)] == [0, 1]
+    assert anchor_of(anchored(tiled, anchor_of(tile))).where == (0, 0, 0)
+    assert anchor_of(anchored(tiled, anchor_of(l2))).where == (0, 0)
+
+
 def test_a_plan_whose_band_is_gone_fails_loudly(kernel_of: KernelOf) -> None:
     kernel = kernel_of(COPY_4D)
     schedule = kernel.band_schedule(*NESTED_BANDS)
