@@ -1,6 +1,7 @@
 """Small read-only helpers on isl schedule trees.
 
-Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, ``member_map``, ``carries``,
+Public: ``Anchor``, ``anchor_of``, ``anchored``, ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``,
+``member_map``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``, ``has_below``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
@@ -11,6 +12,7 @@ Public: ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``, 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import islpy as isl
 
@@ -42,10 +44,51 @@ def nodes_of_type(schedule: isl.Schedule, kind: isl.schedule_node_type) -> Paths
 
 
 def node_at(schedule: isl.Schedule, path: tuple[int, ...]) -> isl.ScheduleNode:
+    """The node at ``path`` (child positions from the root)."""
     node = schedule.get_root()
     for position in path:
         node = node.child(position)
     return node
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The band a plan concerns, named by what rewrites of other bands keep: the ``statements`` below it, its
+    members' ``schedule`` as text and how many bands above it have both the same (``repeats``: an L2 tile band of
+    one tile per tile sits above a tile band of the same schedule).  ``where``, its child positions from the root
+    when it was named, is printed in reports and never used to find it (a rewrite elsewhere moves it)."""
+
+    statements: tuple[str, ...]
+    schedule: str
+    repeats: int = 0
+    where: tuple[int, ...] = field(default=(), compare=False)
+
+    def describe(self) -> str:
+        return f"band at {list(self.where)}"
+
+
+def anchor_of(band: isl.ScheduleNode) -> Anchor:
+    """The anchor of ``band``."""
+    statements = tuple(sorted(band_statements(band)))
+    schedule = band.band_get_partial_schedule().to_str()
+    above = [band.ancestor(up) for up in range(band.get_tree_depth(), 0, -1)]
+    repeats = sum(
+        1
+        for node in above
+        if node.get_type() == _NODE.band
+        and node.band_get_partial_schedule().to_str() == schedule
+        and tuple(sorted(band_statements(node))) == statements
+    )
+    where = tuple(node.get_child_position() for node in [*above[1:], band])
+    return Anchor(statements, schedule, repeats, where)
+
+
+def anchored(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:
+    """The one band of ``schedule`` that ``anchor`` names; a plan that names none or several is an internal error."""
+    found = [band for _, band in band_nodes(schedule) if anchor_of(band) == anchor]
+    if len(found) != 1:
+        raise ValueError(f"{len(found)} bands of the schedule match the planned {anchor.describe()}")
+    return found[0]
 
 
 def band_statements(band: isl.ScheduleNode) -> set[str]:

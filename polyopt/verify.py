@@ -1,6 +1,6 @@
 """Verification of a region's final schedule before its code is emitted.
 
-Public: ``verify_schedule``, ``verify_loops``, ``checked``.
+Public: ``verify_schedule``, ``verify_loops``, ``printable``, ``checked``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,20 @@ from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import Reduction
 from polyopt.diagnostics import IllegalTransform
 from polyopt.emit.ast_run import executes_domain_once
-from polyopt.marks import JAM_MARK, PARALLEL_MARK, SIMD_MARK
+from polyopt.emit.isl_ast import section_fits
+from polyopt.marks import JAM_MARK, PARALLEL_MARK, SECTION, SIMD_MARK
 from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.tiling import TILING
-from polyopt.schedule_tree import band_nodes, carries, member_map, parent_mark, schedule_respects
+from polyopt.schedule_tree import (
+    band_nodes,
+    carries,
+    member_expressions,
+    member_map,
+    parent_mark,
+    schedule_respects,
+)
 from polyopt.transform.unroll_jam import jam_legal, jam_order_kept
 
 SAMPLE_VALUES = (3, 8, 13)  # parameter values at which the loops generated for a strided domain are run
@@ -71,6 +79,32 @@ def verify_loops(model: PolyModel, schedule: isl.Schedule) -> None:
         raise IllegalTransform("the loops generated for the schedule do not execute each statement instance once")
 
 
+def printable(model: PolyModel, schedule: isl.Schedule, section_limit: int) -> tuple[isl.Schedule, tuple[str, ...]]:
+    """``schedule`` without the parallel marks that reduce a section of an array with 1 to ``section_limit``
+    elements at no parameter values (the printer's limit, ``polyopt.emit.isl_ast``): their loops run
+    sequentially, as the notes (one per mark) say."""
+    notes: list[str] = []
+    while (unfit := _unfit_section(model, schedule, section_limit)) is not None:
+        band, array = unfit
+        loop = " / ".join(sorted(set(member_expressions(band, 0).values())))
+        notes.append(
+            f"loop {loop} not parallel: its reduced section of {array} never has 1 to {section_limit} elements"
+        )
+        schedule = band.parent().delete().get_schedule()
+    return schedule, tuple(notes)
+
+
+def _unfit_section(model: PolyModel, schedule: isl.Schedule, section_limit: int) -> tuple[isl.ScheduleNode, str] | None:
+    """The first band under a parallel mark with a reduced section that fits nowhere, and that section's array."""
+    for _, band in band_nodes(schedule):
+        mark = parent_mark(band)
+        arrays = [c.array for c in mark.reductions if c.mode == SECTION] if mark and mark.kind == PARALLEL_MARK else []
+        for array in arrays:
+            if section_fits(model.section(array)[1], section_limit).is_empty():
+                return band, array
+    return None
+
+
 # the schedule passes again with other options: the region's context (rewritten when innermost loops are
 # split), schedule and decisions
 Retry = Callable[[Options, Decisions], tuple[RegionContext, isl.Schedule, Decisions]]
@@ -80,8 +114,9 @@ def checked(
     ctx: RegionContext, schedule: isl.Schedule, decided: tuple[Decisions, Decisions], start: RegionContext, retry: Retry
 ) -> tuple[RegionContext, isl.Schedule, Decisions, str | None]:
     """``schedule`` verified with its ``decided`` (the rewrites' decisions, and all of them); a tiled
-    schedule whose loops miss instances is decided again by ``retry`` without tiling.  When verification
-    fails, the region ``start`` in its original order instead, and the message why."""
+    schedule whose loops miss instances is decided again by ``retry`` without tiling; the marks the printer
+    cannot print are removed, each with a note (``printable``).  When verification fails, the region ``start``
+    in its original order instead, and the message why."""
     rewrites, decisions = decided
     try:
         verify_schedule(ctx.model, schedule, ctx.relaxed, ctx.reductions)
@@ -99,4 +134,5 @@ def checked(
     except IllegalTransform as illegal:
         message = f"{illegal.message}; falling back to the original schedule"
         return start, start.model.schedule, NO_DECISIONS.noted(message), message
-    return ctx, schedule, decisions, None
+    schedule, notes = printable(ctx.model, schedule, ctx.machine.section_limit)
+    return ctx, schedule, decisions.noted(*notes) if notes else decisions, None

@@ -4,6 +4,7 @@ to the original order when it fails."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import islpy as isl
 import pytest
@@ -14,18 +15,30 @@ from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import IllegalTransform
+from polyopt.emit.cprint import print_c
+from polyopt.emit.isl_ast import generate
 from polyopt.frontend.params import ParameterValue
 from polyopt.machine import Machine
+from polyopt.marks import PARALLEL_MARK, SECTION, LoopMark, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
-from polyopt.schedule_tree import band_nodes, describe_schedule, parallel_outermost
+from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    band_nodes,
+    describe_schedule,
+    insert_loop_mark,
+    node_at,
+    nodes_of_type,
+    parallel_outermost,
+)
 from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorPlan, apply_vector
-from polyopt.verify import verify_schedule
+from polyopt.verify import printable, verify_schedule
 from tests.support import EXAMPLES
 
 ModelOf = Callable[[str], PolyModel]
@@ -59,9 +72,10 @@ def _reversed(model: PolyModel) -> isl.Schedule:
 
 def _marked(model: PolyModel, kind: str) -> isl.Schedule:
     """The original schedule with its first loop marked parallel (``kind == "parallel"``) or simd."""
+    first = anchor_of(node_at(model.schedule, (0,)))
     if kind == "parallel":
-        return apply_parallel(model.schedule, ParallelPlan((ParallelLoop((0,), 0, False, ()),)))
-    return apply_vector(model.schedule, VectorPlan((VectorLoop((0,), 0, True, "i", ()),)))
+        return apply_parallel(model.schedule, ParallelPlan((ParallelLoop(first, 0, False, ()),)))
+    return apply_vector(model.schedule, VectorPlan((VectorLoop(first, 0, True, "i", ()),)))
 
 
 def test_verify_accepts_the_original_schedule(model_of: ModelOf) -> None:
@@ -102,15 +116,15 @@ def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, ki
 def _mark_a_carrying_loop(
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tiled: frozenset[tuple[int, ...]] = frozenset(),
+    tiled: frozenset[Anchor] = frozenset(),
     *_: object,
     **__: object,
 ) -> ParallelPlan:
     """A wrong parallel pass: it marks the first band member that carries a dependence."""
-    for path, band in band_nodes(schedule):
+    for _, band in band_nodes(schedule):
         for member in range(band.band_n_member()):
             if not parallel_outermost(band, member, dependences):
-                return ParallelPlan((ParallelLoop(path, member, False, ()),))
+                return ParallelPlan((ParallelLoop(anchor_of(band), member, False, ()),))
     raise AssertionError("no loop carries a dependence")
 
 
@@ -118,6 +132,49 @@ def _region(outcome: FileOutcome) -> tuple[str, tuple[str, ...]]:
     (region,) = outcome.regions
     assert region.code is not None
     return region.code.code, region.warnings
+
+
+COLUMN_SUMS = "for (i = 0; i < n; i++)\n  for (j = 0; j < 100; j++)\n    y[j] += a[i][j];\n"
+
+
+def _section_marked(model: PolyModel) -> isl.Schedule:
+    """The original schedule with its outer loop marked parallel, reducing a section of ``y``."""
+    clause = ReductionClause("+", "y", SECTION)
+    return insert_loop_mark(node_at(model.schedule, (0,)), PARALLEL_MARK, (clause,)).get_schedule()
+
+
+def test_printable_removes_a_parallel_mark_whose_section_never_fits_and_says_why(model_of: ModelOf) -> None:
+    model = model_of(COLUMN_SUMS)
+    marked = _section_marked(model)
+
+    kept, none = printable(model, marked, 100)
+    schedule, notes = printable(model, marked, 10)
+
+    assert (kept.plain_is_equal(marked), none) == (True, ())
+    assert notes == ("loop i not parallel: its reduced section of y never has 1 to 10 elements",)
+    assert not any(mark.kind == PARALLEL_MARK for mark in _marks(schedule))
+    assert "#pragma" not in print_c(generate(schedule, model.scop, "c").code)
+
+
+def _marks(schedule: isl.Schedule) -> list[LoopMark]:
+    return [
+        LoopMark.parse(node.mark_get_id().get_name())
+        for _, node in nodes_of_type(schedule, isl.schedule_node_type.mark)
+    ]
+
+
+def test_a_parallel_loop_whose_section_never_fits_is_reported_not_parallel() -> None:
+    text = _file(COLUMN_SUMS).replace("double b[100][100]", "double y[100]")
+    options = Options(as_written=False)
+    small = replace(options, machine=replace(options.machine, section_limit=10))
+
+    fits, unfit = (optimize_text(text, "k.c", chosen) for chosen in (options, small))
+
+    assert "#pragma omp parallel for reduction(+:y[0:100])" in fits.text
+    assert "parallel for" not in unfit.text and unfit.warnings == ()
+    (region,) = unfit.regions
+    assert region.report is not None
+    assert "loop i not parallel: its reduced section of y never has 1 to 10 elements" in region.report.notes
 
 
 def test_optimized_rows_differ_from_the_original_order() -> None:

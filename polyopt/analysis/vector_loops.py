@@ -33,6 +33,8 @@ from polyopt.isl_util import maps_of, union_of
 from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
     carries,
     mark_parent,
     member_expressions,
@@ -45,9 +47,9 @@ from polyopt.schedule_tree import (
 
 @dataclass(frozen=True)
 class VectorLoop:
-    """Member ``member`` of the band at ``path`` goes innermost; ``simd`` marks it vectorizable."""
+    """Member ``member`` of the ``band`` goes innermost; ``simd`` marks it vectorizable."""
 
-    path: tuple[int, ...]
+    band: Anchor
     member: int
     simd: bool
     chosen: str
@@ -118,7 +120,6 @@ def candidate_members(band: isl.ScheduleNode) -> list[int]:
 
 
 def vector_loop(
-    path: tuple[int, ...],
     model: PolyModel,
     band: isl.ScheduleNode,
     dependences: isl.UnionMap,
@@ -135,7 +136,7 @@ def vector_loop(
     names = [" / ".join(sorted(set(member_expressions(band, m).values()))) for m in range(count)]
     table = tuple((names[m], scores[m]) for m in candidates)
     simd = scores[best].vectorizable
-    return VectorLoop(path, best, simd, names[best], table, clauses[best] or () if simd else ())
+    return VectorLoop(anchor_of(band), best, simd, names[best], table, clauses[best] or () if simd else ())
 
 
 def walks_tiles(band: isl.ScheduleNode) -> bool:
@@ -154,8 +155,8 @@ def walks_tiles(band: isl.ScheduleNode) -> bool:
 def innermost_member(
     model: PolyModel, band: isl.ScheduleNode, dependences: isl.UnionMap, reductions: tuple[Reduction, ...] = ()
 ) -> VectorLoop:
-    """The member of ``band`` that Alg. 5 would run innermost (``path`` is empty)."""
-    return vector_loop((), model, band, dependences, reductions)
+    """The member of ``band`` that Alg. 5 would run innermost."""
+    return vector_loop(model, band, dependences, reductions)
 
 
 def carries_own_dependence(band: isl.ScheduleNode, member: int, dependences: isl.UnionMap) -> bool:

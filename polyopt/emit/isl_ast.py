@@ -1,7 +1,7 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
 Public: ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``SECTION_LIMIT``,
-``print_parametric``.  Parallel (simd) marks
+``print_parametric``, ``section_fits``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
 reduction clauses; a parallel and a simd mark on the same member make one
@@ -17,7 +17,10 @@ reduction clauses; a parallel and a simd mark on the same member make one
   loop runs in parallel only when the section has 1 to ``Storage.section_limit``
   elements (the machine's ``section_limit``), and sequentially otherwise (gcc's OpenMP crashes on a section
   of length 0, and rejects a length that is the constant 0, so the clause's
-  length never folds to 0 either).
+  length never folds to 0 either).  A mark whose section fits at no parameter values is removed
+  before printing (``polyopt.verify.printable``).
+
+A mark the printer cannot print as decided is an internal error (``ValueError``), never dropped.
 
 A contracted array is printed as its scalar, which is private to every
 marked loop that uses it.
@@ -165,9 +168,7 @@ class _Printer:
         """The clause bounds of a section, where it has 1 to ``section_limit`` elements (None: nowhere).
         A length that is not a number is printed as at least 1 (``polyopt_max``), which it is where the
         guard holds, so that it never folds to the constant 0 when the parameters are macros."""
-        space = length.get_domain_space()
-        at_most = length.le_set(isl_util.const(space, self.section_limit))
-        fits = length.ge_set(isl_util.const(space, 1)).intersect(at_most)
+        fits = section_fits(length, self.section_limit)
         if fits.is_empty():
             return None
         inside = build.restrict(fits)
@@ -195,13 +196,14 @@ class _Printer:
         raise ValueError(f"unexpected isl AST node {kind}")
 
     def _marked(self, mark: LoopMark, node: isl.AstNode) -> tuple[CNode, ...]:
-        if mark.kind == JAM_MARK and mark.depth is not None:
+        if mark.depth is None or mark.kind not in (JAM_MARK, *_PRAGMAS):
+            raise ValueError(f"unexpected mark '{mark.kind}' in the schedule")
+        if mark.kind == JAM_MARK:
             nodes, helpers = jammed(self.nodes(node), f"{self.prefix}{mark.depth}", mark.factor)
             self.helpers.update(helpers)
             return nodes
-        sections = [self.sections[c.array] for c in mark.reductions if c.mode == SECTION]
-        if mark.kind not in _PRAGMAS or mark.depth is None or None in sections:
-            return self.nodes(node)
+        if any(self.sections[c.array] is None for c in mark.reductions if c.mode == SECTION):
+            raise ValueError(f"a reduced section of the loop marked '{mark.name()}' never fits in its clause")
         iterator = f"{self.prefix}{mark.depth}"
         if iterator in self.members:  # a second mark on the member: the first one decides its loops
             self.members[iterator].marks.append(mark)
@@ -214,7 +216,7 @@ class _Printer:
             del self.members[iterator]
             statements = self.printed.pop()
         if any(self._inner(source, mark.depth) for _, scope in member.loops for source in scope.sources.values()):
-            return self.nodes(node)  # a kept element varies along the loop after all: keep it sequential
+            raise ValueError(f"an element kept in a local varies along the loop marked '{mark.name()}'")
         kinds = {m.kind for m in member.marks}
         reductions = tuple(dict.fromkeys(c for m in member.marks for c in m.reductions))
         common = self._private(statements)
@@ -322,6 +324,14 @@ class _Printer:
                 self.count += 1
             source = scope.names[element]
         return {element: source}
+
+
+def section_fits(length: isl.PwAff, limit: int) -> isl.Set:
+    """The parameter values where a reduced section of ``length`` elements has 1 to ``limit`` of them: there
+    its loop runs in parallel, with the section in its clause."""
+    space = length.get_domain_space()
+    at_most = length.le_set(isl_util.const(space, limit))
+    return length.ge_set(isl_util.const(space, 1)).intersect(at_most)
 
 
 def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:

@@ -37,7 +37,7 @@ from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.report import Section
-from polyopt.schedule_tree import band_statements, node_at
+from polyopt.schedule_tree import anchored, band_statements
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
 
@@ -116,7 +116,7 @@ def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) ->
     machine = ctx.machine
 
     def starts(loop: ParallelLoop) -> bool:
-        band = node_at(schedule, loop.path)
+        band = anchored(schedule, loop.band)
         work = loop.work or machine.parallel_work
         return loop_threads(band, loop.member, ctx.model, machine, ctx.parameters, work) > 1
 
@@ -125,7 +125,7 @@ def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) ->
 
 def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded: set[str]) -> bool:
     """Whether the simd mark of ``loop`` pays in the order as written (module docstring)."""
-    band = node_at(schedule, loop.path)
+    band = anchored(schedule, loop.band)
     trip = loop_trip(band, loop.member, ctx.model, ctx.parameters)
     if unrolled(trip):
         return False

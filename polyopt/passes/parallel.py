@@ -12,7 +12,7 @@ from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.report import Section
 from polyopt.transform.parallel import ParallelPlan, apply_parallel, plan_parallel, with_thread_work
-from polyopt.transform.tiling import tile_band_paths
+from polyopt.transform.tiling import tile_bands
 
 
 class ParallelPass:
@@ -23,7 +23,7 @@ class ParallelPass:
         if not ctx.options.parallel:
             return None
         tiles = earlier.plan_of(TILING)
-        tiled = tile_band_paths(tiles) if tiles is not None else frozenset()
+        tiled = tile_bands(tiles) if tiles is not None else frozenset()
         threads = threads_at(ctx.model, ctx.machine, ctx.parameters)
         plan = plan_parallel(schedule, ctx.relaxed.full, tiled, ctx.model, ctx.reductions, threads=threads)
         return with_thread_work(plan, ctx.model, ctx.machine, ctx.parameters)

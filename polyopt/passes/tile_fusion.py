@@ -11,7 +11,7 @@ from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.tiling import TILING
 from polyopt.report import Section
 from polyopt.transform.tile_fusion import TileFusionPlan, apply_tile_fusion, plan_tile_fusion
-from polyopt.transform.tiling import tile_band_paths
+from polyopt.transform.tiling import tile_bands
 
 
 class TileFusionPass:
@@ -21,7 +21,7 @@ class TileFusionPass:
         tiles = earlier.plan_of(TILING)
         if tiles is None or not tiles.bands:
             return None
-        bands = tile_band_paths(tiles)
+        bands = tile_bands(tiles)
         plan = plan_tile_fusion(ctx.model, schedule, ctx.deps.full, bands, ctx.machine, ctx.parameters)
         return plan if plan.fusions else None
 

@@ -42,7 +42,7 @@ class TilingPass:
 
 
 def _describe(tiled: TiledBand) -> str:
-    text = f"band at {list(tiled.path)}: sizes {list(tiled.sizes)} ({tiled.reason})"
+    text = f"{tiled.band.describe()}: sizes {list(tiled.sizes)} ({tiled.reason})"
     if tiled.outer_sizes:
         text += f", L2 tiles of {list(tiled.outer_sizes)} tiles"
     return text

@@ -32,13 +32,15 @@ from polyopt.isl_util import maps_of
 from polyopt.marks import PARALLEL_MARK
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
     mark_parent,
     member_expressions,
     moved_innermost,
-    node_at,
     same_outer,
 )
 
@@ -47,10 +49,10 @@ Groups = tuple[tuple[str, ...], ...]
 
 @dataclass(frozen=True)
 class Distribution:
-    """The band at ``path`` runs ``member`` innermost as one loop per statement group, in the
+    """The ``band`` runs ``member`` innermost as one loop per statement group, in the
     order of ``groups``; ``before`` is the band's best Alg. 5 score, ``after`` the groups' sum."""
 
-    path: tuple[int, ...]
+    band: Anchor
     member: int
     chosen: str
     groups: Groups
@@ -60,7 +62,7 @@ class Distribution:
     def describe(self) -> str:
         loops = "; ".join(", ".join(group) for group in self.groups)
         score = f"score {self.before} -> {self.after}"
-        return f"band at {list(self.path)}: innermost {self.chosen} split into loops over {{{loops}}} ({score})"
+        return f"{self.band.describe()}: innermost {self.chosen} split into loops over {{{loops}}} ({score})"
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,6 @@ def _separates(model: PolyModel, groups: Groups, dead: frozenset[str]) -> bool:
 
 
 def _distribution(
-    path: tuple[int, ...],
     model: PolyModel,
     band: isl.ScheduleNode,
     dependences: isl.UnionMap,
@@ -171,7 +172,7 @@ def _distribution(
         after = _score(model, sequence, dependences, reductions, undistributed.simd)
         if after is not None and after > (best.after if best else before):
             chosen = " / ".join(sorted(set(member_expressions(band, member).values())))
-            best = Distribution(path, member, chosen, groups, before, after)
+            best = Distribution(anchor_of(band), member, chosen, groups, before, after)
     return best
 
 
@@ -187,16 +188,16 @@ def plan_distribution(
     ``dependences`` may be relaxed for ``reductions``; ``dead`` arrays stay with their readers.
     """
     found = [
-        _distribution(path, model, band, dependences, reductions, dead)
-        for path, band in band_nodes(schedule)
+        _distribution(model, band, dependences, reductions, dead)
+        for _, band in band_nodes(schedule)
         if not band_has_inner_band(band)
     ]
     return DistributionPlan(tuple(d for d in found if d is not None))
 
 
 def apply_distribution(schedule: isl.Schedule, plan: DistributionPlan, model: PolyModel) -> isl.Schedule:
-    """Distribute the planned bands; deepest first, so that earlier paths stay valid."""
-    for distribution in sorted(plan.distributions, key=lambda d: d.path, reverse=True):
-        band = node_at(schedule, distribution.path)
+    """Distribute the planned bands."""
+    for distribution in plan.distributions:
+        band = anchored(schedule, distribution.band)
         schedule = _distributed(band, distribution.member, distribution.groups, model).get_schedule()
     return schedule

@@ -52,26 +52,28 @@ from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
     band_nodes,
     insert_loop_mark,
     member_expressions,
     members,
     moved_outermost,
-    node_at,
     replace_band,
 )
 
 
 @dataclass(frozen=True)
 class ParallelLoop:
-    """The band at ``path`` runs member ``member`` in parallel.
+    """The ``band`` runs member ``member`` in parallel.
 
     ``wavefront`` says the band is first skewed into a wavefront (then the
     parallel member is the second one); ``expressions`` give, per statement,
     the parallel member's schedule expression before any change.
     """
 
-    path: tuple[int, ...]
+    band: Anchor
     member: int
     wavefront: bool
     expressions: tuple[tuple[str, str], ...]
@@ -111,25 +113,26 @@ class _Search:
     """What ``plan_parallel`` looks for (see its arguments)."""
 
     dependences: isl.UnionMap
-    tiled: frozenset[tuple[int, ...]]
+    tiled: frozenset[Anchor]
     model: PolyModel | None
     reductions: tuple[Reduction, ...]
     min_depth: int
     threads: StartsThreads | None
 
 
-def _choose(band: isl.ScheduleNode, path: tuple[int, ...], search: _Search) -> ParallelLoop | None:
+def _choose(band: isl.ScheduleNode, search: _Search) -> ParallelLoop | None:
     if work_dimensions(band) < search.min_depth:
         return None
+    anchor = anchor_of(band)
     for member in parallel_members(band, search.dependences):
         clauses = _clauses(band, member, search.model, search.reductions)
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
-            return ParallelLoop(path, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
-    if path in search.tiled and runs_wavefront(band, search.threads):
+            return ParallelLoop(anchor, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
+    if anchor in search.tiled and runs_wavefront(band, search.threads):
         clauses = _clauses(_wavefront(band), 0, search.model, search.reductions)
         if clauses is not None:
-            return ParallelLoop(path, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
+            return ParallelLoop(anchor, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
     return None
 
 
@@ -144,13 +147,13 @@ def _wavefront(band: isl.ScheduleNode) -> isl.ScheduleNode:
 def plan_parallel(
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tiled: frozenset[tuple[int, ...]] = frozenset(),
+    tiled: frozenset[Anchor] = frozenset(),
     model: PolyModel | None = None,
     reductions: tuple[Reduction, ...] = (),
     min_depth: int = MIN_NESTED_DEPTH,
     threads: StartsThreads | None = None,
 ) -> ParallelPlan:
-    """One parallel loop per nest: the outermost band that has one (``tiled``: tile-band paths, whose
+    """One parallel loop per nest: the outermost band that has one (``tiled``: the tile bands, whose
     tiles may run as a wavefront, ``runs_wavefront`` with ``threads``) with ``min_depth`` loop
     dimensions or more at or below it.
 
@@ -159,12 +162,14 @@ def plan_parallel(
     """
     search = _Search(dependences, tiled, model, reductions, min_depth, threads)
     chosen: list[ParallelLoop] = []
+    inside: list[tuple[int, ...]] = []  # the positions of the chosen bands, whose descendants need no other
     for path, band in band_nodes(schedule):
-        if any(path[: len(loop.path)] == loop.path for loop in chosen):
+        if any(path[: len(outer)] == outer for outer in inside):
             continue
-        loop = _choose(band, path, search)
+        loop = _choose(band, search)
         if loop is not None:
             chosen.append(loop)
+            inside.append(path)
     return ParallelPlan(tuple(chosen))
 
 
@@ -181,9 +186,9 @@ def with_thread_work(
 
 
 def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
-    """Reorder or skew each planned band and mark its parallel loop (deepest paths first)."""
-    for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
-        band = node_at(schedule, loop.path)
+    """Reorder or skew each planned band and mark its parallel loop."""
+    for loop in plan.loops:
+        band = anchored(schedule, loop.band)
         band = _wavefront(band) if loop.wavefront else moved_outermost(band, loop.member)
         schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic, work=loop.work).get_schedule()
     return schedule

@@ -14,7 +14,7 @@ import islpy as isl
 from polyopt.analysis.parallel_loops import parallel_members
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_nodes, band_statements, node_at, outermost_bands
+from polyopt.schedule_tree import anchor_of, anchored, band_statements, outermost_bands
 from polyopt.transform.scheduling import SchedulerOptions, original_group_schedule, schedule_group
 
 
@@ -219,13 +219,8 @@ def _streams(model: PolyModel, schedule: isl.Schedule) -> int:
 
 def _without_step_members(schedule: isl.Schedule, step: isl.UnionMap) -> isl.Schedule:
     """Drop from the outermost bands the members that only repeat the step (constant within a step)."""
-    top = [
-        path
-        for path, band in band_nodes(schedule)
-        if not any(node_at(schedule, path[:cut]).get_type() == isl.schedule_node_type.band for cut in range(len(path)))
-    ]
-    for path in sorted(top, reverse=True):
-        schedule = _drop_step_members(node_at(schedule, path), step)
+    for anchor in [anchor_of(band) for band in outermost_bands(schedule)]:
+        schedule = _drop_step_members(anchored(schedule, anchor), step)
     return schedule
 
 

@@ -25,7 +25,15 @@ import islpy as isl
 from polyopt.analysis.footprint import iteration_bytes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_statements, carries, member_expressions, node_at, nodes_of_type
+from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
+    band_statements,
+    carries,
+    member_expressions,
+    nodes_of_type,
+)
 from polyopt.transform.tiling import member_extent
 
 _NODE = isl.schedule_node_type
@@ -33,12 +41,11 @@ _NODE = isl.schedule_node_type
 
 @dataclass(frozen=True)
 class TileFusion:
-    """Children ``first`` to ``first + count - 1`` of the sequence at ``path`` share the outer member of
-    their tile bands; one iteration touches ``fused`` bytes, the bands apart ``apart``, and the first
+    """The tile ``band`` and the ``count - 1`` tile bands of the next children of its sequence share
+    their outer member; one iteration touches ``fused`` bytes, the bands apart ``apart``, and the first
     band touches ``distance`` bytes before the next one reuses its data."""
 
-    path: tuple[int, ...]
-    first: int
+    band: Anchor
     count: int
     loop: str
     statements: tuple[str, ...]
@@ -72,59 +79,54 @@ def plan_tile_fusion(
     model: PolyModel,
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tile_bands: frozenset[tuple[int, ...]],
+    tile_bands: frozenset[Anchor],
     machine: Machine,
     parameters: Mapping[str, int],
 ) -> TileFusionPlan:
-    """The runs of sibling tile bands (``tile_bands``: their paths) whose outer tile loops are fused."""
+    """The runs of sibling tile bands (``tile_bands``: the tiled schedule's) whose outer tile loops are fused."""
     setting = _Setting(model, dependences, machine, parameters)
     fusions: list[TileFusion] = []
-    for path, sequence in nodes_of_type(schedule, _NODE.sequence):
+    for _, sequence in nodes_of_type(schedule, _NODE.sequence):
         position = 0
         while position < sequence.n_children():
-            fusion = _longest_run(setting, path, sequence, position, tile_bands)
+            fusion = _longest_run(setting, sequence, position, tile_bands)
             fusions.extend([fusion] if fusion else [])
             position += fusion.count if fusion else 1
     return TileFusionPlan(tuple(fusions))
 
 
 def apply_tile_fusion(schedule: isl.Schedule, plan: TileFusionPlan) -> isl.Schedule:
-    """Fuse the planned runs; deepest and last first, so that earlier paths stay valid."""
-    for fusion in sorted(plan.fusions, key=lambda f: (f.path, f.first), reverse=True):
-        schedule = _fused(node_at(schedule, fusion.path), fusion.first, fusion.count).get_schedule()
+    """Fuse the planned runs."""
+    for fusion in plan.fusions:
+        child = anchored(schedule, fusion.band).parent()
+        schedule = _fused(child.parent(), child.get_child_position(), fusion.count).get_schedule()
     return schedule
 
 
-def _tile_band(
-    sequence: isl.ScheduleNode, path: tuple[int, ...], position: int, tile_bands: frozenset[tuple[int, ...]]
-) -> bool:
+def _tile_band(sequence: isl.ScheduleNode, position: int, tile_bands: frozenset[Anchor]) -> bool:
     child = sequence.child(position)
-    return child.n_children() == 1 and child.child(0).get_type() == _NODE.band and path + (position, 0) in tile_bands
+    return (
+        child.n_children() == 1 and child.child(0).get_type() == _NODE.band and anchor_of(child.child(0)) in tile_bands
+    )
 
 
 def _longest_run(
-    setting: _Setting,
-    path: tuple[int, ...],
-    sequence: isl.ScheduleNode,
-    first: int,
-    tile_bands: frozenset[tuple[int, ...]],
+    setting: _Setting, sequence: isl.ScheduleNode, first: int, tile_bands: frozenset[Anchor]
 ) -> TileFusion | None:
     """The longest run of tile bands from child ``first`` whose fusion is legal and pays."""
     best: TileFusion | None = None
     end = first
-    while end < sequence.n_children() and _tile_band(sequence, path, end, tile_bands):
+    while end < sequence.n_children() and _tile_band(sequence, end, tile_bands):
         end += 1
         if end - first >= 2:
-            candidate = _fusion(setting, path, sequence, first, end - first)
+            candidate = _fusion(setting, sequence, first, end - first)
             if candidate is None:
                 break
             best = candidate
     return best
 
 
-def _fusion(
-    setting: _Setting, path: tuple[int, ...], sequence: isl.ScheduleNode, first: int, count: int
-) -> TileFusion | None:
+def _fusion(setting: _Setting, sequence: isl.ScheduleNode, first: int, count: int) -> TileFusion | None:
     """The fusion of ``count`` children from ``first``, when it keeps a parallel loop and pays."""
     bands = [sequence.child(position).child(0) for position in range(first, first + count)]
     if any(carries(band, 0, setting.dependences) for band in bands):
@@ -147,7 +149,7 @@ def _fusion(
     statements = tuple(sorted(band_statements(fused)))
     loop = " / ".join(sorted(set(member_expressions(fused, 0).values())))
     levels = (_LEVELS[own], _LEVELS[shared])
-    return TileFusion(path, first, count, loop, statements, touched, separate, distance, levels)
+    return TileFusion(anchor_of(bands[0]), count, loop, statements, touched, separate, distance, levels)
 
 
 _LEVELS = ("L1", "L2", "L3", "memory")

@@ -1,7 +1,7 @@
 """Rectangular tiling of permutable bands.
 
 Public: ``TilingOptions``, ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
-``apply_tiling``, ``tile_band``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_band_paths``,
+``apply_tiling``, ``tile_band``, ``tiled_band``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_bands``,
 ``FALLBACK_SIZE``.
 
 Every permutable band of two or more members is tiled, unless the tile-size
@@ -34,12 +34,14 @@ from polyopt.analysis.vector_loops import carries_own_dependence, innermost_memb
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
     member_map,
     moved_outermost,
-    node_at,
     parallel_outermost,
 )
 
@@ -63,24 +65,25 @@ class TilingOptions:
 
 @dataclass(frozen=True)
 class TiledBand:
-    """The band at ``path`` is tiled with ``sizes`` (one per member); ``outer_sizes``,
-    when not empty, tile the resulting tile band again (counted in tiles)."""
+    """The ``band`` is tiled with ``sizes`` (one per member); ``outer_sizes``, when not empty, tile the
+    resulting tile band again (counted in tiles); ``tiles`` is the outermost tile band it becomes."""
 
-    path: tuple[int, ...]
+    band: Anchor
     sizes: tuple[int, ...]
     reason: str
-    outer_sizes: tuple[int, ...] = ()
+    outer_sizes: tuple[int, ...]
+    tiles: Anchor
 
 
 @dataclass(frozen=True)
 class UntiledBand:
-    """The permutable band at ``path`` is left untiled, for ``reason``."""
+    """The permutable ``band`` is left untiled, for ``reason``."""
 
-    path: tuple[int, ...]
+    band: Anchor
     reason: str
 
     def describe(self) -> str:
-        return f"band at {list(self.path)}: left untiled ({self.reason})"
+        return f"{self.band.describe()}: left untiled ({self.reason})"
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def plan_tiling(
     queue = list(options.sizes)
     chosen: list[TiledBand] = []
     untiled: list[UntiledBand] = []
-    for path, band in band_nodes(schedule):
+    for _, band in band_nodes(schedule):
         members = band.band_n_member()
         if members < 2 or not band.band_get_permutable():
             continue
@@ -126,7 +129,7 @@ def plan_tiling(
         facts = sizer(band) if sizer and options.default_size is None and len(given) < members else None
         choice = choose_tile_sizes(facts, options.disabled_rules) if facts is not None else None
         if choice is not None and choice.untiled and not given:
-            untiled.append(UntiledBand(path, choice.describe()))
+            untiled.append(UntiledBand(anchor_of(band), choice.describe()))
             continue
         default = options.default_size or FALLBACK_SIZE
         planned = given + list(choice.sizes[len(given) :] if choice else [default] * (members - len(given)))
@@ -134,7 +137,7 @@ def plan_tiling(
         sizes = tuple(_within(size, extent) for size, extent in zip(planned, extents, strict=True))
         reason = _reason(len(given), members, choice.describe() if choice else _fixed_reason(options))
         outer = _second_level(options, choice, band, sizes, extents, dependences)
-        chosen.append(TiledBand(path, sizes, reason, outer))
+        chosen.append(tiled_band(band, sizes, reason, outer))
     return TilePlan(tuple(chosen), tuple(untiled))
 
 
@@ -269,13 +272,24 @@ def _reason(given: int, members: int, rest: str) -> str:
 
 
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
-    """Tile the planned bands; deepest first, so that earlier paths stay valid."""
-    for tiled in sorted(plan.bands, key=lambda band: band.path, reverse=True):
-        band = tile_band(node_at(schedule, tiled.path), tiled.sizes)
-        if tiled.outer_sizes:
-            band = tile_band(band, tiled.outer_sizes)
-        schedule = band.get_schedule()
+    """Tile the planned bands."""
+    for tiled in plan.bands:
+        schedule = _tiled(anchored(schedule, tiled.band), tiled.sizes, tiled.outer_sizes).get_schedule()
     return schedule
+
+
+def tiled_band(
+    band: isl.ScheduleNode, sizes: tuple[int, ...], reason: str, outer_sizes: tuple[int, ...] = ()
+) -> TiledBand:
+    """The plan to tile ``band`` with ``sizes``, then its tile band with ``outer_sizes`` (when not empty)."""
+    tiles = anchor_of(_tiled(band, sizes, outer_sizes))
+    return TiledBand(anchor_of(band), sizes, reason, outer_sizes, tiles)
+
+
+def _tiled(band: isl.ScheduleNode, sizes: tuple[int, ...], outer_sizes: tuple[int, ...]) -> isl.ScheduleNode:
+    """``band`` tiled with ``sizes``, its tile band then with ``outer_sizes``; return the outermost tile band."""
+    band = tile_band(band, sizes)
+    return tile_band(band, outer_sizes) if outer_sizes else band
 
 
 def tile_band(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNode:
@@ -286,22 +300,6 @@ def tile_band(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNod
     return band.band_tile(values)
 
 
-def tile_band_paths(plan: TilePlan) -> frozenset[tuple[int, ...]]:
-    """Paths of the outermost tile bands once the plan is applied.
-
-    A tiled ancestor gains one band below it (the point band), or two with a
-    second level (tile and point bands below the L2 band).
-    """
-    paths: set[tuple[int, ...]] = set()
-    for tiled in plan.bands:
-        path = tiled.path
-        ancestors = sorted(
-            (o for o in plan.bands if o.path != path and path[: len(o.path)] == o.path),
-            key=lambda o: len(o.path),
-            reverse=True,
-        )
-        for ancestor in ancestors:
-            below = (0, 0) if ancestor.outer_sizes else (0,)
-            path = ancestor.path + below + path[len(ancestor.path) :]
-        paths.add(path)
-    return frozenset(paths)
+def tile_bands(plan: TilePlan) -> frozenset[Anchor]:
+    """The outermost tile bands once the plan is applied."""
+    return frozenset(tiled.tiles for tiled in plan.bands)

@@ -37,6 +37,9 @@ import islpy as isl
 from polyopt.marks import JAM_MARK, PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
@@ -45,7 +48,6 @@ from polyopt.schedule_tree import (
     insert_loop_mark,
     member_expressions,
     member_map,
-    node_at,
     parent_mark,
     same_outer,
 )
@@ -56,10 +58,10 @@ _NODE = isl.schedule_node_type
 
 @dataclass(frozen=True)
 class Jam:
-    """The last member of the band at ``path`` (``loop``) is unrolled by ``factor`` into the vector
+    """The last member of the ``band`` (``loop``) is unrolled by ``factor`` into the vector
     loop ``vector``; ``accumulators``: the elements that stay in registers."""
 
-    path: tuple[int, ...]
+    band: Anchor
     loop: str
     vector: str
     factor: int
@@ -90,16 +92,16 @@ def plan_unroll_jam(model: PolyModel, schedule: isl.Schedule, dependences: isl.U
     if factor < 2:
         return JamPlan(())
     found = (
-        _jam(model, path, band, dependences, factor) or _recurrence_jam(path, band, dependences, factor)
-        for path, band in band_nodes(schedule)
+        _jam(model, band, dependences, factor) or _recurrence_jam(band, dependences, factor)
+        for _, band in band_nodes(schedule)
     )
     return JamPlan(tuple(jam for jam in found if jam is not None))
 
 
 def apply_unroll_jam(schedule: isl.Schedule, plan: JamPlan) -> isl.Schedule:
-    """Mark each planned loop (its band's last member split off first); deepest first."""
-    for jam in sorted(plan.jams, key=lambda j: j.path, reverse=True):
-        band = node_at(schedule, jam.path)
+    """Mark each planned loop (its band's last member split off first)."""
+    for jam in plan.jams:
+        band = anchored(schedule, jam.band)
         if jam.recurrence and band.child(0).get_type() != _NODE.band:  # the inner loop is the band's last member
             band = band.band_split(band.band_n_member() - 1)
         if band.band_n_member() > 1:
@@ -124,9 +126,7 @@ def _vector_band(band: isl.ScheduleNode) -> isl.ScheduleNode | None:
     return inner
 
 
-def _jam(
-    model: PolyModel, path: tuple[int, ...], band: isl.ScheduleNode, dependences: isl.UnionMap, factor: int
-) -> Jam | None:
+def _jam(model: PolyModel, band: isl.ScheduleNode, dependences: isl.UnionMap, factor: int) -> Jam | None:
     vector = _vector_band(band)
     member = band.band_n_member() - 1
     if vector is None or (member == 0 and parent_mark(band) is not None):
@@ -153,12 +153,10 @@ def _jam(
         return None
     loop_text = " / ".join(sorted(set(member_expressions(band, member).values())))
     vector_text = " / ".join(sorted(set(member_expressions(vector, 0).values())))
-    return Jam(path, loop_text, vector_text, factor, accumulators)
+    return Jam(anchor_of(band), loop_text, vector_text, factor, accumulators)
 
 
-def _recurrence_jam(
-    path: tuple[int, ...], band: isl.ScheduleNode, dependences: isl.UnionMap, factor: int
-) -> Jam | None:
+def _recurrence_jam(band: isl.ScheduleNode, dependences: isl.UnionMap, factor: int) -> Jam | None:
     """The jam of the loop around ``band``'s last member, an innermost scalar loop that carries a
     dependence: the band's second-last member, or else the last member of the band directly above."""
     members = band.band_n_member()
@@ -166,9 +164,9 @@ def _recurrence_jam(
         return None
     if not carries(band, members - 1, dependences) or not _every_statement_iterates(band, members - 1):
         return None
-    outer, member, outer_path = band, members - 2, path
+    outer, member = band, members - 2
     if members == 1:
-        outer, outer_path = band.parent(), path[:-1]
+        outer = band.parent()
         if outer.get_type() != _NODE.band:
             return None
         member = outer.band_n_member() - 1
@@ -180,7 +178,7 @@ def _recurrence_jam(
         return None
     loop_text = " / ".join(sorted(set(member_expressions(outer, member).values())))
     inner_text = " / ".join(sorted(set(member_expressions(band, members - 1).values())))
-    return Jam(outer_path, loop_text, inner_text, factor, (), recurrence=True, strip=mark is not None)
+    return Jam(anchor_of(outer), loop_text, inner_text, factor, (), recurrence=True, strip=mark is not None)
 
 
 def _every_statement_iterates(band: isl.ScheduleNode, member: int) -> bool:

@@ -16,7 +16,7 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.vector_loops import VectorLoop, vector_loop
 from polyopt.marks import SIMD_MARK
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import band_has_inner_band, band_nodes, insert_loop_mark, members, node_at, replace_band
+from polyopt.schedule_tree import anchored, band_has_inner_band, band_nodes, insert_loop_mark, members, replace_band
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ def plan_vector(
     one gets its clauses, or is not vectorizable.
     """
     chosen = [
-        vector_loop(path, model, band, dependences, reductions)
-        for path, band in band_nodes(schedule)
+        vector_loop(model, band, dependences, reductions)
+        for _, band in band_nodes(schedule)
         if not band_has_inner_band(band)
     ]
     return VectorPlan(tuple(chosen))
@@ -42,8 +42,8 @@ def plan_vector(
 
 def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
     """Move each chosen member innermost; split it off and mark it when it is a simd loop."""
-    for loop in sorted(plan.loops, key=lambda loop: loop.path, reverse=True):
-        band = node_at(schedule, loop.path)
+    for loop in plan.loops:
+        band = anchored(schedule, loop.band)
         count = band.band_n_member()
         if loop.member != count - 1:
             current = members(band)

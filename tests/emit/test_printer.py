@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import islpy as isl
 import pytest
 from pycparser import c_ast
 
@@ -278,18 +279,28 @@ def test_a_section_runs_in_parallel_only_with_one_to_section_limit_elements(mode
     assert "#pragma" not in sequential
 
 
-@pytest.mark.parametrize(("n", "pragma"), [("100", "#pragma omp parallel for reduction(+:y[0:100])"), ("20000", None)])
-def test_a_constant_section_length_is_printed_as_it_is_or_never_runs_in_parallel(
-    model_of: ModelOf, n: str, pragma: str | None
-) -> None:
+def test_a_constant_section_length_is_printed_as_it_is(model_of: ModelOf) -> None:
     mark = (PARALLEL_MARK, ReductionClause("+", "y", SECTION))
 
-    text = _marked(model_of, COLUMN_SUMS.format(n=n), [mark], ("y",))
+    text = _marked(model_of, COLUMN_SUMS.format(n="100"), [mark], ("y",))
 
-    if pragma is None:
-        assert "#pragma" not in text and "polyopt_max" not in text
-    else:
-        assert text.splitlines()[:2] == ["if (m >= 1) {", f"  {pragma}"]
+    assert text.splitlines()[:2] == ["if (m >= 1) {", "  #pragma omp parallel for reduction(+:y[0:100])"]
+
+
+def test_a_section_that_never_fits_its_clause_fails_loudly_and_is_not_dropped(model_of: ModelOf) -> None:
+    mark = (PARALLEL_MARK, ReductionClause("+", "y", SECTION))
+
+    with pytest.raises(ValueError, match="never fits"):
+        _marked(model_of, COLUMN_SUMS.format(n="20000"), [mark], ("y",))
+
+
+def test_a_mark_the_printer_does_not_know_fails_loudly(model_of: ModelOf) -> None:
+    model = model_of(COLUMN_SUMS.format(n="n"))
+    band = model.schedule.get_root().child(0)
+    schedule = band.insert_mark(isl.Id("omp_parallel_for", context=band.get_ctx())).get_schedule()
+
+    with pytest.raises(ValueError, match="unexpected mark"):
+        generate(schedule, model.scop, "c")
 
 
 # -- splicing and helper definitions ------------------------------------------

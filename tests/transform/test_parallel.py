@@ -14,6 +14,9 @@ from polyopt.analysis.reductions import find_reductions
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
     band_nodes,
     carries,
     mark_parent,
@@ -23,7 +26,7 @@ from polyopt.schedule_tree import (
     parent_mark,
 )
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel, with_thread_work
-from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_band_paths
+from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_bands
 from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
 
@@ -64,10 +67,14 @@ DURBIN_LIKE = (
 )
 
 
-def _tiled(kernel: Kernel, schedule: isl.Schedule) -> tuple[isl.Schedule, frozenset[tuple[int, ...]]]:
+def _tiled(kernel: Kernel, schedule: isl.Schedule) -> tuple[isl.Schedule, frozenset[Anchor]]:
     plan = plan_tiling(schedule, TilingOptions(), kernel.full)
     assert plan.bands, "expected a tiled band"
-    return apply_tiling(schedule, plan), tile_band_paths(plan)
+    return apply_tiling(schedule, plan), tile_bands(plan)
+
+
+def _at(schedule: isl.Schedule, path: tuple[int, ...]) -> Anchor:
+    return anchor_of(node_at(schedule, path))
 
 
 def test_gemm_runs_its_outermost_loop_in_parallel(kernel_of: KernelOf) -> None:
@@ -76,7 +83,7 @@ def test_gemm_runs_its_outermost_loop_in_parallel(kernel_of: KernelOf) -> None:
 
     plan = plan_parallel(schedule, kernel.full)
 
-    assert plan == ParallelPlan((ParallelLoop((0,), 0, False, (("S0", "i"), ("S1", "i"))),))
+    assert plan == ParallelPlan((ParallelLoop(_at(schedule, (0,)), 0, False, (("S0", "i"), ("S1", "i"))),))
     marked = apply_parallel(schedule, plan)
     ((path, band),) = marked_bands(marked, PARALLEL_MARK)
     assert path == (0, 0) and mark_parent(band) == PARALLEL_MARK
@@ -91,7 +98,7 @@ def test_one_parallel_loop_per_nest_in_the_original_order(kernel_of: KernelOf) -
 
     plan = plan_parallel(kernel.model.schedule, kernel.full)
 
-    assert [(loop.path, loop.member) for loop in plan.loops] == [((0,), 0)]
+    assert [(loop.band.where, loop.member) for loop in plan.loops] == [((0,), 0)]
 
 
 def test_tiled_gemm_runs_its_outermost_tile_loop_in_parallel(kernel_of: KernelOf) -> None:
@@ -101,7 +108,9 @@ def test_tiled_gemm_runs_its_outermost_tile_loop_in_parallel(kernel_of: KernelOf
 
     plan = plan_parallel(tiled, kernel.full, paths)
 
-    assert plan == ParallelPlan((ParallelLoop((0,), 0, False, (("S0", "floor((i)/32)"), ("S1", "floor((i)/32)"))),))
+    assert plan == ParallelPlan(
+        (ParallelLoop(_at(tiled, (0,)), 0, False, (("S0", "floor((i)/32)"), ("S1", "floor((i)/32)"))),)
+    )
 
 
 def test_a_member_parallel_outermost_is_moved_outward(kernel_of: KernelOf) -> None:
@@ -110,7 +119,7 @@ def test_a_member_parallel_outermost_is_moved_outward(kernel_of: KernelOf) -> No
 
     plan = plan_parallel(schedule, kernel.full)
 
-    assert plan == ParallelPlan((ParallelLoop((0,), 1, False, (("S0", "j"),)),))
+    assert plan == ParallelPlan((ParallelLoop(_at(schedule, (0,)), 1, False, (("S0", "j"),)),))
     marked = apply_parallel(schedule, plan)
     ((_, band),) = marked_bands(marked, PARALLEL_MARK)
     assert band.band_get_partial_schedule_union_map().is_equal(kernel.union_map("[n, m] -> { S0[i, j] -> [j, i] }"))
@@ -139,7 +148,9 @@ def test_lu_band_gets_no_parallel_loop_from_a_member_parallel_only_inside(kernel
 
     assert plan_parallel(schedule, kernel.full) == ParallelPlan(())
     tiled, paths = _tiled(kernel, schedule)
-    assert [(loop.path, loop.wavefront) for loop in plan_parallel(tiled, kernel.full, paths).loops] == [(path, True)]
+    assert [(loop.band.where, loop.wavefront) for loop in plan_parallel(tiled, kernel.full, paths).loops] == [
+        (path, True)
+    ]
 
 
 def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> None:
@@ -153,7 +164,7 @@ def test_tiled_time_skewed_stencil_runs_as_a_wavefront(kernel_of: KernelOf) -> N
     plan = plan_parallel(tiled, kernel.full, paths)
 
     (loop,) = plan.loops
-    assert (loop.path, loop.member, loop.wavefront) == (path, 1, True)
+    assert (loop.band.where, loop.member, loop.wavefront) == (path, 1, True)
     assert {name for name, _ in loop.expressions} == {"S0", "S1"}
 
 
@@ -185,7 +196,7 @@ def test_two_member_time_skewed_band_is_a_wavefront_only_when_threads_start(kern
     assert plan_parallel(tiled, kernel.full, paths) == ParallelPlan(())
     assert plan_parallel(tiled, kernel.full, paths, threads=lambda _: False) == ParallelPlan(())
     (loop,) = plan_parallel(tiled, kernel.full, paths, threads=threads).loops
-    assert loop.wavefront and loop.path in paths
+    assert loop.wavefront and loop.band in paths
     assert asked == [kernel.statements]
     assert_legal(apply_parallel(tiled, ParallelPlan((loop,))), kernel.full)
 
@@ -207,8 +218,9 @@ def test_apply_parallel_skews_a_wavefront(kernel_of: KernelOf) -> None:
     kernel = kernel_of(JACOBI_2D)
     tiled, paths = _tiled(kernel, kernel.isl_schedule())
     plan = plan_parallel(tiled, kernel.full, paths)
-    (path,) = paths
-    tile = node_at(tiled, path)
+    (anchor,) = paths
+    tile = anchored(tiled, anchor)
+    path = anchor.where
     first, second = (tile.band_get_partial_schedule().get_union_pw_aff(m) for m in range(2))
 
     marked = apply_parallel(tiled, plan)
@@ -232,7 +244,7 @@ def test_short_parallel_loop_inside_a_sequential_loop_is_not_used(kernel_of: Ker
     # The inner loops are parallel: only their depth keeps them sequential.
     loops = plan_parallel(schedule, kernel.full, min_depth=1).loops
     assert [loop.expressions for loop in loops] == [(("S0", "i"),), (("S1", "i"),)]
-    assert all(node_at(schedule, loop.path).get_schedule_depth() == 1 for loop in loops)
+    assert all(anchored(schedule, loop.band).get_schedule_depth() == 1 for loop in loops)
 
 
 def test_two_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_of: KernelOf) -> None:
@@ -245,7 +257,7 @@ def test_two_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_o
 
     plan = plan_parallel(kernel.model.schedule, kernel.full)
 
-    assert plan == ParallelPlan((ParallelLoop((0, 0), 0, False, (("S0", "i"),)),))
+    assert plan == ParallelPlan((ParallelLoop(_at(kernel.model.schedule, (0, 0)), 0, False, (("S0", "i"),)),))
 
 
 def test_three_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel_of: KernelOf) -> None:
@@ -259,7 +271,7 @@ def test_three_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel
 
     plan = plan_parallel(kernel.model.schedule, kernel.full)
 
-    assert plan == ParallelPlan((ParallelLoop((0, 0), 0, False, (("S0", "i"),)),))
+    assert plan == ParallelPlan((ParallelLoop(_at(kernel.model.schedule, (0, 0)), 0, False, (("S0", "i"),)),))
 
 
 @pytest.mark.parametrize(
@@ -271,10 +283,10 @@ def test_three_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel
 def test_marked_loops_carry_no_dependence(kernel_of: KernelOf, body: str, tile: bool) -> None:
     kernel = kernel_of(body)
     _, schedule = kernel.scheduled()
-    paths: frozenset[tuple[int, ...]] = frozenset()
+    paths: frozenset[Anchor] = frozenset()
     if tile:
         tiles = plan_tiling(schedule, TilingOptions(), kernel.full)
-        schedule, paths = apply_tiling(schedule, tiles), tile_band_paths(tiles)
+        schedule, paths = apply_tiling(schedule, tiles), tile_bands(tiles)
 
     plan = plan_parallel(schedule, kernel.full, paths)
     marked = apply_parallel(schedule, plan)
@@ -291,7 +303,7 @@ SYRK_LIKE = (
 )
 
 
-def _maybe_tiled(kernel: Kernel, tile: bool) -> tuple[isl.Schedule, frozenset[tuple[int, ...]]]:
+def _maybe_tiled(kernel: Kernel, tile: bool) -> tuple[isl.Schedule, frozenset[Anchor]]:
     _, schedule = kernel.scheduled()
     return _tiled(kernel, schedule) if tile else (schedule, frozenset())
 
@@ -316,7 +328,7 @@ def test_a_rectangular_parallel_loop_keeps_blocks_of_iterations(kernel_of: Kerne
     (loop,) = plan_parallel(schedule, kernel.full, paths).loops
 
     assert not loop.cyclic
-    assert not uneven_work(node_at(schedule, loop.path))
+    assert not uneven_work(anchored(schedule, loop.band))
 
 
 def test_the_mark_name_keeps_the_cyclic_schedule() -> None:

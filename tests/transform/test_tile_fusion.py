@@ -8,9 +8,9 @@ import islpy as isl
 import pytest
 
 from polyopt.machine import Machine
-from polyopt.schedule_tree import band_statements, carries, node_at
-from polyopt.transform.tile_fusion import apply_tile_fusion, plan_tile_fusion
-from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, tile_band_paths
+from polyopt.schedule_tree import Anchor, anchor_of, band_statements, carries, node_at
+from polyopt.transform.tile_fusion import TileFusion, TileFusionPlan, apply_tile_fusion, plan_tile_fusion
+from polyopt.transform.tiling import TilePlan, apply_tiling, tile_bands, tiled_band
 from tests.transform.support import Kernel, KernelOf, assert_legal
 
 MACHINE = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
@@ -23,7 +23,7 @@ COLUMNS = (
 )
 
 
-def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[tuple[int, ...]]]:
+def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[Anchor]]:
     """Each statement under its own permutable band (j, i) in a sequence, tiled 64 x 248."""
     ctx = kernel.model.ctx
     filters = isl.UnionSetList.alloc(ctx, 2)
@@ -36,8 +36,8 @@ def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[tuple[int, ..
         partial = isl.MultiUnionPwAff.read_from_str(ctx, text)
         band = sequence.child(position).child(0).insert_partial_schedule(partial).band_set_permutable(1)
         sequence = band.parent().parent()
-    plan = TilePlan(tuple(TiledBand((0, position, 0), (64, 248), "test") for position in (0, 1)))
-    return apply_tiling(sequence.get_schedule(), plan), tile_band_paths(plan)
+    plan = TilePlan(tuple(tiled_band(sequence.child(position).child(0), (64, 248), "test") for position in (0, 1)))
+    return apply_tiling(sequence.get_schedule(), plan), tile_bands(plan)
 
 
 def test_the_column_tiles_of_a_sum_and_its_update_are_fused(kernel_of: KernelOf) -> None:
@@ -47,7 +47,7 @@ def test_the_column_tiles_of_a_sum_and_its_update_are_fused(kernel_of: KernelOf)
     plan = plan_tile_fusion(kernel.model, schedule, kernel.full, tiles, MACHINE, LARGE)
 
     (fusion,) = plan.fusions
-    assert (fusion.path, fusion.first, fusion.count) == ((0,), 0, 2)
+    assert (fusion.band, fusion.count) == (anchor_of(node_at(schedule, (0, 0, 0))), 2)
     assert fusion.statements == ("S0", "S1")
     assert fusion.fused < fusion.apart
     assert fusion.levels == ("L2", "L3")
@@ -76,3 +76,30 @@ def test_bands_are_kept_apart(kernel_of: KernelOf, case: str) -> None:
     plan = plan_tile_fusion(kernel.model, schedule, kernel.full, tiles if tiled else frozenset(), MACHINE, parameters)
 
     assert plan.fusions == ()
+
+
+def test_two_runs_of_one_sequence_fuse_alike_in_either_order() -> None:
+    names = ("S0", "S1", "S2", "S3")
+    domain = "; ".join(f"{name}[j, i]: 0 <= i, j < 100" for name in names)
+    children = ", ".join(
+        f'{{filter: "{{{name}[j, i]}}", child: {{schedule: "[{{{name}[j, i] -> [(j)]}}, {{{name}[j, i] -> [(i)]}}]", '
+        "permutable: 1}}"
+        for name in names
+    )
+    schedule = isl.Schedule.read_from_str(
+        isl.Context(), f'{{domain: "{{{domain}}}", child: {{sequence: [{children}]}}}}'
+    )
+    sweeps = schedule.get_root().child(0)
+    tiled = apply_tiling(
+        schedule, TilePlan(tuple(tiled_band(sweeps.child(p).child(0), (10, 10), "test") for p in range(4)))
+    )
+    sequence = tiled.get_root().child(0)
+    first, second = (TileFusion(anchor_of(sequence.child(p).child(0)), 2, "", (), 0, 0, 0, ("", "")) for p in (0, 2))
+
+    # Fusing the first run regroups the sequence: the second run's bands are no longer its children 2 and 3.
+    forward = apply_tile_fusion(tiled, TileFusionPlan((first, second)))
+
+    assert forward.plain_is_equal(apply_tile_fusion(tiled, TileFusionPlan((second, first))))
+    runs = forward.get_root().child(0)
+    assert runs.n_children() == 2
+    assert [band_statements(runs.child(p).child(0)) for p in range(2)] == [{"S0", "S1"}, {"S2", "S3"}]

@@ -10,9 +10,16 @@ import pytest
 
 from polyopt.analysis.dependences import FLOW
 from polyopt.analysis.tile_sizes import choose_tile_sizes
-from polyopt.schedule_tree import band_nodes, node_at, parallel_outermost, schedule_respects
+from polyopt.schedule_tree import (
+    Anchor,
+    anchor_of,
+    anchored,
+    band_nodes,
+    node_at,
+    parallel_outermost,
+    schedule_respects,
+)
 from polyopt.transform.tiling import (
-    TiledBand,
     TilePlan,
     TilingOptions,
     UntiledBand,
@@ -20,7 +27,8 @@ from polyopt.transform.tiling import (
     band_facts,
     member_extent,
     plan_tiling,
-    tile_band_paths,
+    tile_bands,
+    tiled_band,
 )
 from tests.analysis.tile_cases import MATMUL as MATMUL_FOOTPRINT
 from tests.analysis.tile_cases import SEED_MACHINE, TWO_CORES, facts
@@ -55,7 +63,7 @@ def test_permutable_band_gets_the_default_size(kernel_of: KernelOf) -> None:
 
     plan = _plan(kernel)
 
-    assert plan == TilePlan((TiledBand((0,), (32, 32, 32), "default size 32"),))
+    assert plan == TilePlan((tiled_band(node_at(kernel.scheduled()[1], (0,)), (32, 32, 32), "default size 32"),))
 
 
 def test_default_size_is_an_option(kernel_of: KernelOf) -> None:
@@ -87,7 +95,7 @@ def test_tile_sizes_are_consumed_member_by_member_across_bands(kernel_of: Kernel
 
     plan = _plan(kernel, schedule, sizes=(4, 8, 16))
 
-    assert [band.path for band in plan.bands] == [band.path for band in default.bands]
+    assert [band.band for band in plan.bands] == [band.band for band in default.bands]
     assert [band.sizes for band in plan.bands] == [(4, 8), (16, 32)]
     assert plan.bands[0].reason == "from --tile-sizes"
 
@@ -122,7 +130,9 @@ def test_a_band_the_model_keeps_resident_is_left_untiled_and_reported(kernel_of:
     plan = plan_tiling(kernel.scheduled()[1], TilingOptions(), kernel.full, lambda _: RESIDENT)
 
     assert plan.bands == ()
-    assert plan.untiled == (UntiledBand((0,), choose_tile_sizes(RESIDENT).describe()),)
+    assert plan.untiled == (
+        UntiledBand(anchor_of(node_at(kernel.scheduled()[1], (0,))), choose_tile_sizes(RESIDENT).describe()),
+    )
     assert plan.untiled[0].describe().startswith("band at [0]: left untiled (model: one iteration of member 0")
 
 
@@ -174,7 +184,7 @@ def test_second_level_skips_wavefront_bands(kernel_of: KernelOf) -> None:
 
     plan = _plan(kernel, schedule, second_level=True)
 
-    assert plan == TilePlan((TiledBand(path, (32, 32), "default size 32", ()),))
+    assert plan == TilePlan((tiled_band(band, (32, 32), "default size 32", ()),))
 
 
 def test_apply_tiling_puts_a_tile_band_above_a_point_band(kernel_of: KernelOf) -> None:
@@ -184,7 +194,7 @@ def test_apply_tiling_puts_a_tile_band_above_a_point_band(kernel_of: KernelOf) -
 
     tiled = apply_tiling(schedule, plan)
 
-    tile = node_at(tiled, plan.bands[0].path)
+    tile = anchored(tiled, plan.bands[0].tiles)
     point = tile.child(0)
     assert point.get_type() == isl.schedule_node_type.band
     domain = kernel.model.domain
@@ -202,7 +212,7 @@ def test_apply_tiling_with_a_second_level(kernel_of: KernelOf) -> None:
 
     tiled = apply_tiling(schedule, plan)
 
-    outer = node_at(tiled, plan.bands[0].path)
+    outer = anchored(tiled, plan.bands[0].tiles)
     tile, point = outer.child(0), outer.child(0).child(0)
     domain = kernel.model.domain
     tiles_of = "[n] -> {{ S0[i, j, k] -> [floor(i/{0}), floor(j/{0}), floor(k/{0})] }}"
@@ -222,17 +232,22 @@ def test_tiled_schedules_respect_every_dependence(kernel_of: KernelOf, body: str
     assert schedule_respects(apply_tiling(schedule, plan), kernel.full)
 
 
-def test_tile_band_paths_of_flat_plans_are_the_planned_paths(kernel_of: KernelOf) -> None:
+def _where(schedule: isl.Schedule, anchors: frozenset[Anchor]) -> set[tuple[int, ...]]:
+    """Where the bands ``anchors`` name are in ``schedule``."""
+    return {anchor_of(anchored(schedule, anchor)).where for anchor in anchors}
+
+
+def test_tile_bands_of_flat_plans_are_at_the_planned_paths(kernel_of: KernelOf) -> None:
     kernel = kernel_of(ATAX)
     _, schedule = kernel.scheduled()
     plan = _plan(kernel, schedule)
 
-    paths = tile_band_paths(plan)
+    tiles = tile_bands(plan)
 
-    assert paths == {band.path for band in plan.bands}
     tiled = apply_tiling(schedule, plan)
-    for path in paths:
-        assert node_at(tiled, path).child(0).get_type() == isl.schedule_node_type.band
+    assert _where(tiled, tiles) == {band.band.where for band in plan.bands}
+    for anchor in tiles:
+        assert anchored(tiled, anchor).child(0).get_type() == isl.schedule_node_type.band
 
 
 COPY_4D = (
@@ -245,17 +260,16 @@ COPY_4D = (
 NESTED_BANDS = ("{ S0[i, j, k, l] -> [i, j] }", "{ S0[i, j, k, l] -> [k, l] }")
 
 
-def test_tile_band_paths_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
+def test_tile_bands_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
     kernel = kernel_of(COPY_4D)
     schedule = kernel.band_schedule(*NESTED_BANDS)
     plan = _plan(kernel, schedule)
-    assert [band.path for band in plan.bands] == [(0,), (0, 0)]
+    assert [band.band.where for band in plan.bands] == [(0,), (0, 0)]
 
-    paths = tile_band_paths(plan)
+    tiled = apply_tiling(schedule, plan)
 
     # The outer band's point band is inserted between it and the inner band.
-    assert paths == {(0,), (0, 0, 0)}
-    tiled = apply_tiling(schedule, plan)
+    assert _where(tiled, tile_bands(plan)) == {(0,), (0, 0, 0)}
     domain = kernel.model.domain
     inner_tile = node_at(tiled, (0, 0, 0))
     expected = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/32), floor(l/32)] }").intersect_domain(domain)
@@ -263,16 +277,53 @@ def test_tile_band_paths_of_nested_tiled_bands(kernel_of: KernelOf) -> None:
     assert inner_tile.child(0).get_type() == isl.schedule_node_type.band
 
 
-def test_tile_band_paths_of_nested_tiled_bands_with_a_second_level(kernel_of: KernelOf) -> None:
+def test_a_plan_tiles_its_band_after_tiling_the_band_above_moved_it(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    outer, inner = _plan(kernel, schedule).bands
+    moved = apply_tiling(schedule, TilePlan((outer,)))
+    # The outer band's point band now sits where the inner band was planned.
+    assert _partial(node_at(moved, inner.band.where)).is_equal(_partial(node_at(schedule, outer.band.where)))
+
+    tiled = apply_tiling(moved, TilePlan((inner,)))
+
+    domain = kernel.model.domain
+    expected = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/32), floor(l/32)] }").intersect_domain(domain)
+    assert _partial(node_at(tiled, (0, 0, 0))).is_equal(expected)
+    assert _partial(node_at(tiled, (0, 0))).is_equal(_partial(node_at(schedule, (0,))))
+
+
+def test_an_l2_tile_band_of_one_tile_per_tile_and_its_tile_band_have_their_own_anchors(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    tiled = apply_tiling(schedule, TilePlan((tiled_band(node_at(schedule, (0, 0)), (32, 32), "test", (1, 1)),)))
+    l2, tile = node_at(tiled, (0, 0)), node_at(tiled, (0, 0, 0))
+    assert _partial(l2).is_equal(_partial(tile)), "expected an L2 band with the tile band's schedule"
+
+    assert [anchor_of(node).repeats for node in (l2, tile)] == [0, 1]
+    assert anchor_of(anchored(tiled, anchor_of(tile))).where == (0, 0, 0)
+    assert anchor_of(anchored(tiled, anchor_of(l2))).where == (0, 0)
+
+
+def test_a_plan_whose_band_is_gone_fails_loudly(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    plan = _plan(kernel, schedule)
+
+    with pytest.raises(ValueError, match="0 bands of the schedule match the planned band at"):
+        apply_tiling(kernel.band_schedule(NESTED_BANDS[0]), plan)
+
+
+def test_tile_bands_of_nested_tiled_bands_with_a_second_level(kernel_of: KernelOf) -> None:
     kernel = kernel_of(COPY_4D)
     schedule = kernel.band_schedule(*NESTED_BANDS)
     plan = _plan(kernel, schedule, second_level=True)
-    assert [(band.path, band.outer_sizes) for band in plan.bands] == [((0,), (8, 8)), ((0, 0), (8, 8))]
+    assert [(band.band.where, band.outer_sizes) for band in plan.bands] == [((0,), (8, 8)), ((0, 0), (8, 8))]
     tiled = apply_tiling(schedule, plan)
     inner_l2 = kernel.union_map("[n] -> { S0[i, j, k, l] -> [floor(k/256), floor(l/256)] }")
     assert _partial(node_at(tiled, (0, 0, 0, 0))).is_equal(inner_l2.intersect_domain(kernel.model.domain))
 
-    assert tile_band_paths(plan) == {(0,), (0, 0, 0, 0)}
+    assert _where(tiled, tile_bands(plan)) == {(0,), (0, 0, 0, 0)}
 
 
 TRIANGLE = (

@@ -10,7 +10,7 @@ import pytest
 
 from polyopt.diagnostics import IllegalTransform
 from polyopt.marks import JAM_MARK, PARALLEL_MARK, LoopMark
-from polyopt.schedule_tree import insert_loop_mark, node_at
+from polyopt.schedule_tree import anchor_of, insert_loop_mark, node_at
 from polyopt.transform.unroll_jam import Jam, JamPlan, apply_unroll_jam, plan_unroll_jam
 from polyopt.transform.vector import apply_vector, plan_vector
 from polyopt.verify import verify_schedule
@@ -84,7 +84,7 @@ def test_verification_rejects_a_jam_across_columns(kernel_of: KernelOf) -> None:
     body, bands = KEPT["a dependence across columns"]
     kernel = kernel_of(body)
     schedule = _vectorized(kernel, *bands)
-    forced = apply_unroll_jam(schedule, JamPlan((Jam((0,), "i", "j", 4, ("y",)),)))
+    forced = apply_unroll_jam(schedule, JamPlan((Jam(anchor_of(node_at(schedule, (0,))), "i", "j", 4, ("y",)),)))
 
     assert len(marked_bands(forced, JAM_MARK)) == 1
     with pytest.raises(IllegalTransform):
@@ -110,7 +110,7 @@ def test_rows_are_jammed_into_a_skewed_recurrence(kernel_of: KernelOf, bands: tu
     plan = plan_unroll_jam(kernel.model, schedule, kernel.full, 4)
 
     (jam,) = plan.jams
-    assert (jam.path, jam.loop, jam.vector, jam.recurrence, jam.accumulators) == ((0,), "i", "i + j", True, ())
+    assert (jam.band.where, jam.loop, jam.vector, jam.recurrence, jam.accumulators) == ((0,), "i", "i + j", True, ())
     jammed = apply_unroll_jam(schedule, plan)
     assert_legal(jammed, kernel.full)
     ((_, band),) = marked_bands(jammed, JAM_MARK)
@@ -143,7 +143,9 @@ def test_scalar_loops_are_kept(kernel_of: KernelOf, case: str) -> None:
 def test_verification_rejects_rows_jammed_across_columns(kernel_of: KernelOf) -> None:
     kernel = kernel_of(RECURRENCE)
     schedule = kernel.band_schedule("{ S0[i, j] -> [i] }", "{ S0[i, j] -> [j] }")
-    forced = apply_unroll_jam(schedule, JamPlan((Jam((0,), "i", "j", 4, (), recurrence=True),)))
+    forced = apply_unroll_jam(
+        schedule, JamPlan((Jam(anchor_of(node_at(schedule, (0,))), "i", "j", 4, (), recurrence=True),))
+    )
 
     assert len(marked_bands(forced, JAM_MARK)) == 1
     with pytest.raises(IllegalTransform):

@@ -138,7 +138,7 @@ def test_the_parallel_member_of_a_marked_band_stays_outermost(kernel_of: KernelO
 
     plan = plan_vector(kernel.model, schedule, kernel.full)
 
-    (loop,) = [loop for loop in plan.loops if loop.path == path]
+    (loop,) = [loop for loop in plan.loops if loop.band.where == path]
     assert loop.member == 1 and loop.chosen == "i"
     assert [name for name, _ in loop.scores] == ["i"]
     vectorized = apply_vector(schedule, plan)
