@@ -3,7 +3,7 @@ to the original order when it fails."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import islpy as isl
 import pytest
@@ -21,7 +21,7 @@ from polyopt.options import Options
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
 from polyopt.schedule_tree import band_nodes, parallel_outermost
-from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
+from polyopt.transform.fusion import EvaluateLoops, FusionPlan, GroupChoice, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorPlan, apply_vector
@@ -163,7 +163,8 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
         costing: ScheduleCoster,
         residency: ResidencyOf,
         evaluate_loops: EvaluateLoops,
-    ) -> tuple[isl.Schedule, tuple[str, ...]]:
+        disabled: Collection[str],
+    ) -> tuple[isl.Schedule, tuple[GroupChoice, ...]]:
         return _reversed(model), ()
 
     monkeypatch.setattr(passes.fusion, "schedule_region", backwards)

@@ -80,6 +80,7 @@ class GroupFacts:
 
     @property
     def where(self) -> str:
+        """The group's nests as notes name them (from 1)."""
         return f"nests {[n + 1 for n in self.group.nests]}"
 
     @cached_property
@@ -153,6 +154,8 @@ def _stepped(facts: GroupFacts) -> isl.Schedule:
 
 
 def _planes_apply(facts: GroupFacts) -> bool:
+    """Whether a deep wavefront of one nest stepped along its outer loop (the stepwise schedule exists)
+    gets a parallel loop for every statement in its planes."""
     if not (facts.wavefront and facts.deep and facts.stepwise is not None):
         return False
     return facts.planes is not None and facts.covered(facts.planes)
