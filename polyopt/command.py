@@ -25,7 +25,7 @@ from polyopt.flag_spec import REPORT_CHOICES, click_settings
 from polyopt.flags import FLAGS
 from polyopt.library.probe import RunProbe
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
-from polyopt.options import Options, parse_tile_rules, parse_tile_sizes
+from polyopt.options import Options, parse_fusion_candidates, parse_tile_rules, parse_tile_sizes
 from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.report import RegionSummary, format_report, report_json
@@ -186,6 +186,7 @@ def _options(flags: dict[str, Any]) -> Options:
         return Options(
             identity=flags["identity"],
             fusion=_fusion(flags),
+            disabled_fusion_candidates=parse_fusion_candidates(flags["fusion_candidate"]),
             parallel=not flags["noparallel"],
             reassociate=not flags["no_reassociate"],
             expand=not flags["no_expand"],

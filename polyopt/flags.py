@@ -16,6 +16,7 @@ from polyopt.library.blas import BLAS_CHOICES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import DEFAULT_TIMEOUT
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
+from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
 
 FLAGS = (
     Flag(
@@ -308,6 +309,26 @@ FLAGS = (
     Flag(("--smartfuse",), "Pluto's spelling of --fuse=smart.", "fusion", kind=SWITCH),
     Flag(("--maxfuse",), "Pluto's spelling of --fuse=max.", "fusion", kind=SWITCH),
     Flag(("--nofuse",), "Pluto's spelling of --fuse=none.", "fusion", kind=SWITCH),
+    Flag(
+        ("--fusion-candidate",),
+        "Switch a candidate schedule of fusion groups off (-NAME) or on again (+NAME); comma-separated, may "
+        f"repeat. Candidates, in the order they are tried: {', '.join(CANDIDATE_NAMES)}.",
+        "disabled_fusion_candidates",
+        (
+            (
+                "`--fusion-candidate=[-\\|+]NAME`",
+                "switch a candidate schedule of fusion groups off (`-NAME`) or on again (`+NAME`); comma-separated, "
+                "may repeat, applied in order; an unknown name is a usage error that lists the candidates. Each "
+                "group's schedule is the first candidate that applies, in this order "
+                "(`polyopt/transform/fusion_candidates.py`): "
+                + ", ".join(f"`{name}`" for name in CANDIDATE_NAMES)
+                + "; when none does, the original order. `--report` names the candidate that gave each group's "
+                "schedule (`fusion_schedules` in `--report=json`)",
+            ),
+        ),
+        metavar="[-|+]NAME",
+        multiple=True,
+    ),
     Flag(
         ("--timeout",),
         "Time allowed for optimizing one region. A region that takes longer is retried without "

@@ -1,6 +1,7 @@
 """Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
 
-Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_param``.
+Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_fusion_candidates``,
+``parse_param``.
 The flags that set each field are in ``polyopt.flags``.
 """
 
@@ -18,6 +19,7 @@ from polyopt.library.blas import BLAS_CHOICES
 from polyopt.library.choice import LibraryChoice
 from polyopt.machine import KEYS, Machine, detect
 from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
+from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import TilingOptions
 
@@ -31,7 +33,9 @@ class Options:
     ``identity``: regenerate each region in its original order with no transformation;
     ``as_written``: weigh each region's original order (with the marks that pay) against its transformed
     schedule and keep it unless that is predicted clearly faster (``polyopt.analysis.as_written``);
-    ``fusion``: the fusion policy (``polyopt.transform.fusion``); ``parallel``: mark OpenMP parallel loops;
+    ``fusion``: the fusion policy (``polyopt.transform.fusion``); ``disabled_fusion_candidates``: the
+    candidate schedules of fusion groups switched off (``polyopt.transform.fusion_candidates``);
+    ``parallel``: mark OpenMP parallel loops;
     ``reassociate``: run reductions in a new order or in parallel, which rounds floating-point sums
     differently; ``expand``: expand scalars that serialize loops and keep scalars in the elements they
     are stored to; ``assume_dead``: arrays not used after any region, which may be contracted;
@@ -54,6 +58,7 @@ class Options:
     identity: bool = False
     as_written: bool = True
     fusion: str = DEFAULT_FUSION
+    disabled_fusion_candidates: frozenset[str] = frozenset()
     parallel: bool = True
     reassociate: bool = True
     expand: bool = True
@@ -72,6 +77,8 @@ class Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
         if self.fusion not in FUSION_POLICIES:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
+        if unknown := sorted(self.disabled_fusion_candidates - set(CANDIDATE_NAMES)):
+            raise PolyoptError(f"unknown fusion candidate '{unknown[0]}' (candidates: {', '.join(CANDIDATE_NAMES)})")
         if self.blas not in BLAS_CHOICES:
             raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
         if not (0 < self.timeout < math.inf):
@@ -158,11 +165,23 @@ def parse_tile_sizes(text: str) -> tuple[int, ...]:
 def parse_tile_rules(values: Sequence[str]) -> frozenset[str]:
     """The tile-size model's rules switched off by ``--tile-rule`` values: comma-separated ``-NAME``
     (off) and ``+NAME`` (on again), applied in order."""
+    return _switched_off(values, "--tile-rule", "rules", RULE_NAMES)
+
+
+def parse_fusion_candidates(values: Sequence[str]) -> frozenset[str]:
+    """The candidate schedules of fusion groups switched off by ``--fusion-candidate`` values, read as
+    ``parse_tile_rules`` reads ``--tile-rule``'s."""
+    return _switched_off(values, "--fusion-candidate", "candidates", CANDIDATE_NAMES)
+
+
+def _switched_off(values: Sequence[str], flag: str, kind: str, names: Sequence[str]) -> frozenset[str]:
+    """The ``names`` switched off by ``flag``'s values: comma-separated ``-NAME`` (off) and ``+NAME``
+    (on again), applied in order; anything else is an error that lists the ``kind`` of names."""
     disabled: set[str] = set()
     for item in (part.strip() for value in values for part in value.split(",")):
         sign, name = item[:1], item[1:]
-        if sign not in ("-", "+") or name not in RULE_NAMES:
-            raise PolyoptError(f"--tile-rule: expected -NAME or +NAME, not '{item}' (rules: {', '.join(RULE_NAMES)})")
+        if sign not in ("-", "+") or name not in names:
+            raise PolyoptError(f"{flag}: expected -NAME or +NAME, not '{item}' ({kind}: {', '.join(names)})")
         if sign == "-":
             disabled.add(name)
         else:

@@ -57,6 +57,7 @@ class RegionReport:
     contractions: tuple[str, ...] = ()
     library: tuple[str, ...] = ()
     fusion_candidates: tuple[str, ...] = ()
+    fusion_schedules: tuple[str, ...] = ()
     as_written: tuple[str, ...] = ()
 
 
@@ -106,6 +107,8 @@ def format_report(report: RegionReport) -> str:
     if report.fusion_candidates:
         lines.extend(_section("fusion candidates (cost model)", report.fusion_candidates))
     lines.append(f"  fusion: {report.fusion}")
+    if report.fusion_schedules:
+        lines.extend(_section("fusion groups' schedules (the candidate that gave each)", report.fusion_schedules))
     if report.as_written:
         lines.extend(_section("as written against transformed (cost model)", report.as_written))
     lines.extend(_section("schedule", report.schedule))

@@ -3,7 +3,7 @@ to the original order when it fails."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 import islpy as isl
@@ -34,7 +34,7 @@ from polyopt.schedule_tree import (
     nodes_of_type,
     parallel_outermost,
 )
-from polyopt.transform.fusion import EvaluateLoops, FusionPlan, ResidencyOf, ScheduleCoster
+from polyopt.transform.fusion import EvaluateLoops, FusionPlan, GroupChoice, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorPlan, apply_vector
@@ -251,7 +251,8 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
         costing: ScheduleCoster,
         residency: ResidencyOf,
         evaluate_loops: EvaluateLoops,
-    ) -> tuple[isl.Schedule, tuple[str, ...]]:
+        disabled: Collection[str],
+    ) -> tuple[isl.Schedule, tuple[GroupChoice, ...]]:
         return _reversed(model), ()
 
     monkeypatch.setattr(passes.fusion, "schedule_region", backwards)

@@ -1,5 +1,6 @@
 """Fusion and scheduling (``polyopt.transform.fusion``): which nests are scheduled together, and the
-region's schedule.  Candidate schedules are weighed with the loop stage's answer (``LoopQuery``).
+region's schedule.  Candidate schedules are weighed with the loop stage's answer (``LoopQuery``); the
+report names the candidate that gave each group's schedule (``fusion_schedules``).
 
 Public: ``FusionChoice``, ``FUSION``.
 """
@@ -15,6 +16,7 @@ from polyopt.passes.loops import LoopQuery
 from polyopt.report import Section
 from polyopt.transform.fusion import (
     FusionPlan,
+    GroupChoice,
     model_costing,
     model_residency,
     plan_fusion,
@@ -25,11 +27,11 @@ from polyopt.transform.fusion import (
 
 @dataclass(frozen=True)
 class FusionChoice:
-    """The fusion plan, the schedule it gives and notes on where a group's schedule was chosen."""
+    """The fusion plan, the schedule it gives and the candidate that gave each group's schedule."""
 
     plan: FusionPlan
     schedule: isl.Schedule
-    notes: tuple[str, ...]
+    choices: tuple[GroupChoice, ...]
 
 
 class FusionPass:
@@ -37,13 +39,14 @@ class FusionPass:
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> FusionChoice:
         model, deps, scheduler = ctx.model, ctx.relaxed, ctx.options.scheduler
+        disabled = ctx.options.disabled_fusion_candidates
         costing = schedule_costing(model, deps, ctx.machine, ctx.parameters)
         residency = model_residency(model, ctx.machine, ctx.parameters)
         query = LoopQuery(ctx).evaluate_loops
-        grouping = model_costing(model, deps, scheduler, costing, residency, query)
+        grouping = model_costing(model, deps, scheduler, costing, residency, query, disabled)
         plan = plan_fusion(model, deps.reduced, ctx.options.fusion, scheduler, grouping)
-        scheduled, notes = schedule_region(model, deps, plan, scheduler, costing, residency, query)
-        return FusionChoice(plan, scheduled, notes)
+        scheduled, choices = schedule_region(model, deps, plan, scheduler, costing, residency, query, disabled)
+        return FusionChoice(plan, scheduled, choices)
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: FusionChoice) -> isl.Schedule:
         return plan.schedule
@@ -52,7 +55,8 @@ class FusionPass:
         return [
             Section("fusion", (plan.plan.describe(),)),
             Section("fusion_candidates", plan.plan.candidates),
-            Section("notes", plan.notes),
+            Section("fusion_schedules", tuple(choice.describe() for choice in plan.choices)),
+            Section("notes", tuple(choice.note for choice in plan.choices if choice.note)),
         ]
 
     def summary(self, plan: FusionChoice) -> str | None:

@@ -1,8 +1,8 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
 Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
-``ResidencyOf``, ``LoopAnswer``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
-``model_costing``, ``model_residency``, ``group_schedule``, ``parallelizes``, ``schedule_region``.
+``ResidencyOf``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
+``model_costing``, ``model_residency``, ``GroupChoice``, ``group_schedule``, ``schedule_region``.
 
 Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
@@ -24,14 +24,17 @@ bands), which reads a shared matrix once per nest; the row-fused schedule
 walks the matrix's rows once, in an outer parallel loop, and isl schedules
 one row step inside.  It is chosen when it streams fewer matrices
 (``polyopt.transform.stepping``) and keeps the outer parallel loop.
+
+Each group's schedule is the first of the named candidates of ``polyopt.transform.fusion_candidates``
+that applies (row-fused, isl's, the original order, stepwise, ...); ``--fusion-candidate=-NAME``
+switches one off.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 import islpy as isl
 
@@ -42,36 +45,15 @@ from polyopt.analysis.residency import Residency, group_residency, threads_at
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import outermost_bands
-from polyopt.transform.scheduling import (
-    SchedulerOptions,
-    original_group_schedule,
-    schedule_group,
-    sequence_groups,
-)
-from polyopt.transform.stepping import (
-    outer_parallel,
-    plane_tiled_schedule,
-    row_fused,
-    stepwise_schedule,
-    top_level_nests,
-)
+from polyopt.transform.fusion_candidates import TIE, EvaluateLoops, GroupFacts, ScheduleCoster, choose
+from polyopt.transform.scheduling import SchedulerOptions, schedule_group, sequence_groups
+from polyopt.transform.stepping import outer_parallel, row_fused, top_level_nests
 
 FUSION_POLICIES = ("model", "smart", "max", "none")
 DEFAULT_FUSION = "model"
 MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
-TIE = 1e-6  # relative cost difference below which two partitions are equal
 GroupCoster = Callable[["FusionGroup"], GroupCost]
-ScheduleCoster = Callable[[isl.Schedule], GroupCost]
-EvaluateLoops = Callable[[isl.Schedule], "LoopAnswer"]  # the loop stage on a candidate schedule
 ResidencyOf = Callable[["FusionGroup"], Residency]
-MAX_WAVEFRONT_DEPTH = 3
-
-
-class LoopAnswer(Protocol):
-    """What the loop stage tells of a candidate schedule (``polyopt.passes.loops.LoopEvaluation``)."""
-
-    @property
-    def vectorizes(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -185,12 +167,14 @@ def model_costing(
     costing: ScheduleCoster,
     residency: ResidencyOf,
     evaluate_loops: EvaluateLoops | None = None,
+    disabled: Collection[str] = (),
 ) -> GroupCoster:
-    """The cost of a group as it would be scheduled (``group_schedule``), by ``costing``."""
+    """The cost of a group as it would be scheduled (``group_schedule``, without the candidates in
+    ``disabled``), by ``costing``."""
 
     def cost(group: FusionGroup) -> GroupCost:
-        schedule, _ = group_schedule(model, group, deps, options, costing, residency(group), evaluate_loops)
-        return costing(schedule)
+        choice = group_schedule(model, group, deps, options, costing, residency(group), evaluate_loops, disabled)
+        return costing(choice.schedule)
 
     return cost
 
@@ -223,13 +207,18 @@ def _worth_fusing(
     return not any(s is not None and outer_parallel(s, dependences) for s in apart)
 
 
-def _covered(schedule: isl.Schedule, dependences: isl.UnionMap, statements: frozenset[str]) -> bool:
-    """Whether every statement runs under some parallel loop of ``schedule`` (untiled)."""
-    return parallel_statements(schedule, dependences, wavefronts=False) >= statements
+@dataclass(frozen=True, eq=False)
+class GroupChoice:
+    """The schedule of one fusion group, the name of the candidate that gave it
+    (``polyopt.transform.fusion_candidates``) and that candidate's note (None for isl's schedule)."""
 
+    group: FusionGroup
+    candidate: str
+    schedule: isl.Schedule
+    note: str | None
 
-def _band_depth(schedule: isl.Schedule) -> int:
-    return max((band.band_n_member() for band in outermost_bands(schedule)), default=0)
+    def describe(self) -> str:
+        return f"{_nest_list(self.group.nests)}: {self.candidate}"
 
 
 def group_schedule(
@@ -240,69 +229,14 @@ def group_schedule(
     costing: ScheduleCoster | None = None,
     residency: Residency | None = None,
     evaluate_loops: EvaluateLoops | None = None,
-) -> tuple[isl.Schedule, str | None]:
-    """The group's schedule, and a note when it is not isl's default one.
-
-    When isl's schedule has no outer parallel loop (it would be skewed and
-    tiled for the reuse its time loop carries) and the group is ``residency.resident``
-    (that reuse already hits in cache, and no loop would start threads), the
-    original order is kept.
-    When isl's permutable schedule has no outer parallel loop (a time-iterated
-    stencil that would run as a wavefront of time tiles) and its band is deeper
-    than ``MAX_WAVEFRONT_DEPTH`` (time plus three space dimensions: skewed
-    tiles are then mostly partial and guarded), isl's first two members tiled in
-    whole planes (``plane_tiled_schedule``) are used instead when every statement
-    gets a parallel loop in its planes; failing that, a schedule whose outer loop is
-    an original (time) loop, with parallel loops inside giving every statement
-    one: it streams whole rows per time step.
-    With a shallower band, that stepwise schedule is used when it runs more instances
-    in parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses
-    statements whose shared loop then carries a dependence (gramschmidt's column loop,
-    fused with the statements that compute the column it reads), while inside each
-    step isl distributes them and their loops run in parallel.  It is also used when
-    the loop stage (``evaluate_loops``) finds simd loops in all of its innermost loops but not in all of the
-    wavefront's (the loop stage first distributes a tile's rows by statement group, so jacobi-2d's
-    sweeps keep their wavefront).
-    Every schedule is re-verified by the pipeline before code is emitted.
-    """
-    where = f"nests {[n + 1 for n in group.nests]}"
-    fused = row_fused(model, group, deps.full, options)
-    if fused is not None:
-        return fused, f"{where}: streaming, fused along matrix rows in one parallel loop"
-    schedule = schedule_group(model, group.statements, deps.reduced, options)
-    if schedule is None:
-        return original_group_schedule(model, group.statements), f"scheduler gave up on {where}; original order kept"
-    if options.outer_parallel or outer_parallel(schedule, deps.full):
-        return schedule, None
-    if residency is not None and residency.resident:
-        return original_group_schedule(model, group.statements), f"{where}: original order kept: {residency.describe()}"
-    deep = _band_depth(schedule) > MAX_WAVEFRONT_DEPTH
-    wanted = deep or costing is not None or evaluate_loops is not None
-    stepwise = stepwise_schedule(model, group, deps.reduced, options) if wanted else None
-    if stepwise is None:
-        return schedule, None
-    if deep:
-        planes = plane_tiled_schedule(model, group.statements, schedule, deps.reduced, options)
-        if planes is not None and _covered(planes, deps.full, group.statements):
-            return planes, f"{where}: time skewed along the outer space loop, parallel loops in each plane"
-        if _covered(stepwise, deps.full, group.statements):
-            return stepwise, f"{where}: parallel loops inside the sequential outer loop instead of a wavefront"
-        return schedule, None
-    if evaluate_loops is not None and _covered(stepwise, deps.full, group.statements):
-        if evaluate_loops(stepwise).vectorizes and not evaluate_loops(schedule).vectorizes:
-            return (
-                stepwise,
-                f"{where}: parallel vector loops inside the original outer loop instead of a scalar wavefront",
-            )
-    if costing is not None and parallelizes(costing(stepwise), costing(schedule)):
-        return stepwise, f"{where}: parallel loops inside the original outer loop cost less than isl's band"
-    return schedule, None
-
-
-def parallelizes(stepwise: GroupCost, fused: GroupCost) -> bool:
-    """Whether ``stepwise`` runs more instances in parallel than ``fused`` and costs less."""
-    more = stepwise.parallel_instances > fused.parallel_instances
-    return more and stepwise.cycles < fused.cycles * (1 - TIE)
+    disabled: Collection[str] = (),
+) -> GroupChoice:
+    """The group's schedule: the first candidate of ``CANDIDATES`` not named in ``disabled`` that applies
+    (``costing`` and ``evaluate_loops`` weigh the stepwise ones; ``residency``: whether the group runs from
+    cache).  Every schedule is re-verified by the pipeline before code is emitted."""
+    facts = GroupFacts(model, group, deps, options, costing, residency, evaluate_loops)
+    candidate, schedule, note = choose(facts, disabled)
+    return GroupChoice(group, candidate.name, schedule, note)
 
 
 def schedule_region(
@@ -313,16 +247,15 @@ def schedule_region(
     costing: ScheduleCoster | None = None,
     residency: ResidencyOf | None = None,
     evaluate_loops: EvaluateLoops | None = None,
-) -> tuple[isl.Schedule, tuple[str, ...]]:
-    """Schedule each group (choosing between schedules by ``costing``, when given; ``residency``: whether
-    it runs from cache, ``model_residency``) and run the groups in order; notes say where a group's
-    schedule was chosen."""
-    schedules: list[isl.Schedule] = []
-    notes: list[str] = []
-    for group in plan.groups:
-        resident = residency(group) if residency else None
-        schedule, note = group_schedule(model, group, deps, options, costing, resident, evaluate_loops)
-        schedules.append(schedule)
-        if note:
-            notes.append(note)
-    return sequence_groups(schedules), tuple(notes)
+    disabled: Collection[str] = (),
+) -> tuple[isl.Schedule, tuple[GroupChoice, ...]]:
+    """Schedule each group (``group_schedule``: ``costing`` and ``evaluate_loops`` weigh candidates, when
+    given; ``residency``: whether it runs from cache, ``model_residency``; ``disabled``: candidates switched
+    off) and run the groups in order; the choices name the candidate that gave each group's schedule."""
+    choices = tuple(
+        group_schedule(
+            model, group, deps, options, costing, residency(group) if residency else None, evaluate_loops, disabled
+        )
+        for group in plan.groups
+    )
+    return sequence_groups([choice.schedule for choice in choices]), choices

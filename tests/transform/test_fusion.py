@@ -33,6 +33,7 @@ from polyopt.transform.fusion import (
     schedule_region,
     top_level_nests,
 )
+from polyopt.transform.fusion_candidates import parallelizes
 from polyopt.transform.parallel import plan_parallel
 from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import tile_band
@@ -230,9 +231,9 @@ def test_schedule_region_keeps_the_original_order_when_isl_gives_up(scop_of: Cal
     kernel = build_kernel(scop_of(PRODUCER_CONSUMER), SchedulerOptions(max_operations=1))
     plan = FusionPlan("max", (FusionGroup((0, 1), frozenset({"S0", "S1"})),))
 
-    schedule, notes = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler)
+    schedule, (choice,) = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler)
 
-    assert len(notes) == 1 and "gave up" in notes[0]
+    assert choice.candidate == "original" and choice.note is not None and "gave up" in choice.note
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map())
 
 
@@ -315,9 +316,10 @@ def test_sequential_band_gives_way_to_parallel_loops_inside_the_outer_loop(kerne
     costing = fusion.schedule_costing(kernel.model, kernel.deps, MACHINE, {"n": 1200, "m": 1000})
     group = FusionGroup((0,), kernel.statements)
 
-    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, costing)
+    choice = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, costing)
+    schedule = choice.schedule
 
-    assert note is not None and "parallel loops inside" in note
+    assert choice.candidate == "stepwise-cost" and choice.note is not None and "parallel loops inside" in choice.note
     assert schedule_respects(schedule, kernel.full)
     assert not _parallel_statements(kernel.isl_schedule(), kernel.full) & {"S4", "S5"}
     assert _parallel_statements(schedule, kernel.full) >= {"S4", "S5"}
@@ -330,10 +332,10 @@ def test_without_costing_isl_band_is_kept(kernel_of: KernelOf) -> None:
     kernel = relaxed(kernel_of(GRAMSCHMIDT))
     group = FusionGroup((0,), kernel.statements)
 
-    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
+    choice = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
 
-    assert note is None
-    assert schedule.get_map().is_equal(kernel.isl_schedule().get_map())
+    assert choice.candidate == "isl" and choice.note is None
+    assert choice.schedule.get_map().is_equal(kernel.isl_schedule().get_map())
 
 
 def test_cost_spreads_only_the_instances_under_inner_parallel_loops(kernel_of: KernelOf) -> None:
@@ -355,8 +357,8 @@ def test_stepwise_schedule_must_run_more_in_parallel_not_only_stream_less() -> N
     parallel = GroupCost((BandCost(("S0", "S1"), 110, 4800, 100 / 110),), MACHINE)
 
     assert streams_less.cycles < fused.cycles
-    assert not fusion.parallelizes(streams_less, fused)
-    assert fusion.parallelizes(parallel, fused)
+    assert not parallelizes(streams_less, fused)
+    assert parallelizes(parallel, fused)
 
 
 def test_a_band_costs_the_machine_prices_of_its_instances_and_bytes_spread_over_its_cores() -> None:
@@ -376,10 +378,11 @@ def test_a_stencil_whose_data_fit_in_cache_keeps_its_original_order(
     machine = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
     residency = fusion.model_residency(kernel.model, machine, {"T": 500, "n": n})
 
-    schedule, notes = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler, residency=residency)
+    schedule, (choice,) = schedule_region(kernel.model, kernel.deps, plan, kernel.scheduler, residency=residency)
 
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map()) is original
-    assert any("original order kept" in note for note in notes) is original
+    assert (choice.candidate == "resident") is original
+    assert (choice.note is not None and "original order kept" in choice.note) is original
     assert schedule_respects(schedule, kernel.full)
 
 
@@ -405,12 +408,12 @@ def test_a_wavefront_without_vector_loops_gives_way_to_vector_loops_inside_the_t
     kernel = kernel_of(JACOBI_2D)
     group = FusionGroup((0,), kernel.statements)
 
-    schedule, note = fusion.group_schedule(
-        kernel.model, group, kernel.deps, kernel.scheduler, evaluate_loops=evaluate_loops
-    )
+    choice = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler, evaluate_loops=evaluate_loops)
+    schedule = choice.schedule
 
     assert schedule_respects(schedule, kernel.full)
-    assert (note is not None and "instead of a scalar wavefront" in note) is stepwise
+    assert (choice.candidate == "stepwise-vector") is stepwise
+    assert (choice.note is not None and "instead of a scalar wavefront" in choice.note) is stepwise
     assert _single_outer_member(schedule).vectorizes is stepwise
     if stepwise:
         assert _parallel_statements(schedule, kernel.full) == {"S0", "S1"}
@@ -421,9 +424,11 @@ def test_a_deep_stencil_is_time_skewed_in_planes_with_a_parallel_loop_in_each(ke
     group = FusionGroup((0,), kernel.statements)
     assert fusion.schedule_group(kernel.model, kernel.statements, kernel.deps.reduced, kernel.scheduler)
 
-    schedule, note = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
+    choice = fusion.group_schedule(kernel.model, group, kernel.deps, kernel.scheduler)
+    schedule = choice.schedule
 
-    assert note is not None and "time skewed along the outer space loop" in note
+    assert choice.candidate == "plane-tiled" and choice.note is not None
+    assert "time skewed along the outer space loop" in choice.note
     ((path, band),) = _top_bands(schedule)
     assert band.band_n_member() == 2 and band.band_get_permutable()
     assert band.band_member_get_ast_loop_type(1) == isl.ast_loop_type.separate
