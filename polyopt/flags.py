@@ -186,7 +186,7 @@ FLAGS = (
                 "`--blas-threshold N`",
                 "smallest work for a matrix-matrix routine (M·N·K for GEMM, N·N·K for SYRK/SYR2K, M·M·N for TRMM); "
                 "default the target's `blas3-threshold`, else 192³, measured here by `python -m polyopt.calibrate` "
-                "(the seed thesis says 256³)",
+                "(the PolyMage dense-matrix thesis says 256³)",
             ),
         ),
         kind=click.IntRange(min=0),

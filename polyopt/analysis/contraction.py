@@ -1,4 +1,4 @@
-"""Array contraction (seed 002, BTO): a dead temporary array becomes one scalar.
+"""Array contraction (BTO): a dead temporary array becomes one scalar.
 
 Public: ``Contraction``, ``plan_contractions``.
 

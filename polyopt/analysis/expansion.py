@@ -1,4 +1,5 @@
-"""Scalar expansion: which scalars to give one element per iteration of their loops (seed 000, Sec. 5.3).
+"""Scalar expansion: which scalars to give one element per iteration of their loops
+(PolyMage dense-matrix thesis, Sec. 5.3).
 
 Public: ``Expansion``, ``plan_expansions``.
 

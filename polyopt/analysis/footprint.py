@@ -1,4 +1,4 @@
-"""Reuse and footprint of a tile, from the access relations (seed 000, Sec. 4.3, Table 4.3).
+"""Reuse and footprint of a tile, from the access relations (PolyMage dense-matrix thesis, Sec. 4.3, Table 4.3).
 
 Public: ``AccessGroup``, ``TileFootprint``, ``band_footprint``, ``dependence_reuse``, ``iteration_bytes``.
 
@@ -13,7 +13,7 @@ along several covers their combined span (``a[i+j]``, ``a[i-j]``:
 row by their spread.  A group's footprint is the product over its distinct
 rows; the tile's is the sum over groups, in bytes.
 
-Dimensional reuse (Wolf and Lam, counted as seed 000 Sec. 4.3 does): along
+Dimensional reuse (Wolf and Lam, counted as the PolyMage dense-matrix thesis, Sec. 4.3, does): along
 member d, each reference that does not move with d has temporal reuse (the C
 read and the C write of a matrix product count twice along k), and each extra
 offset of a group that d's motion reaches has group-temporal reuse.
@@ -184,7 +184,7 @@ def dependence_reuse(band: isl.ScheduleNode, dependences: isl.UnionMap) -> tuple
     """Per member, the dependences inside the band whose distance along it stays within a
     constant range other than {0}: values produced (or used) in one iteration and used again
     a bounded number of iterations later, which a tile along the member keeps in cache
-    (producer-consumer reuse, as PolyDL's working sets count it, seed 001 Alg. 1).  In a
+    (producer-consumer reuse, as PolyDL's working sets count it, Alg. 1).  In a
     time-skewed stencil band this is the reuse along time, which no access alone shows."""
     count = band.band_n_member()
     domain = band.get_domain()

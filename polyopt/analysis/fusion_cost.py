@@ -1,5 +1,5 @@
-"""The cost of a fusion group's schedule: seed 000 Ch. 3 (DP fusion with a cost function),
-seed 001 Alg. 1-2 (working sets against cache capacity), seed 002 (fusion and parallelism
+"""The cost of a fusion group's schedule: PolyMage dense-matrix thesis, Ch. 3 (DP fusion with a cost function),
+PolyDL, Alg. 1-2 (working sets against cache capacity), BTO (fusion and parallelism
 chosen together).
 
 Public: ``BandCost``, ``GroupCost``, ``group_cost``, ``instance_count``,
@@ -18,7 +18,7 @@ sequential outer loop with a parallel inner loop per step, or a wavefront).  Its
 
 with ``p = 1`` for a parallel band, and a group costs the sum over its bands.  Fusing nests that share an array
 saves streaming it again, and costs nothing unless the fused band loses its
-parallel loop: exactly the trade BTO (seed 002) searches.  Sizes are box
+parallel loop: exactly the trade BTO searches.  Sizes are box
 extents at the parameter values (``polyopt.frontend.params``).  ``op_cycles``, ``byte_cycles`` and
 ``cores`` are the machine's (``polyopt.machine``).
 """

@@ -1,5 +1,6 @@
 """Accumulating in place: a scalar that carries one element's value from a load to a store is held in
-that element (seed 003's storage optimization, applied to seed 000 Sec. 5.3's false dependences).
+that element (the PolyMage multigrid thesis's storage optimization, applied to the false dependences of
+the PolyMage dense-matrix thesis, Sec. 5.3).
 
 Public: ``InPlace``, ``plan_in_place`` (the ranges kept, and a report line for each declined one).
 

@@ -1,4 +1,4 @@
-"""Which reduction clauses a parallel or simd loop needs: seed 002 (BTO) per-thread copies.
+"""Which reduction clauses a parallel or simd loop needs: BTO per-thread copies.
 
 Public: ``reduction_clauses``.
 

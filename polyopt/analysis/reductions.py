@@ -1,4 +1,4 @@
-"""Reductions and the dependences they relax: seed 002 (BTO) per-thread copies, seed 000 Sec. 4.6.
+"""Reductions and the dependences they relax: BTO per-thread copies, PolyMage dense-matrix thesis, Sec. 4.6.
 
 Public: ``Reduction``, ``NonReduction``, ``find_reductions``, ``non_reductions``, ``relax``,
 ``chain_operands``.

@@ -2,14 +2,14 @@
 
 Public: ``Residency``, ``group_residency``, ``thread_work``, ``worth_threads``, ``threads_at``.
 
-Seed 001, Sec. 4.1: a reuse is realized in a cache level when every element
+PolyDL, Sec. 4.1: a reuse is realized in a cache level when every element
 touched between its source and its target fits there.  The reuse that skewing
 and tiling a time-iterated stencil brings into cache is the one carried by
 the time loop, whose working set in the original order is all the data the
 group touches: when that fits in one core's L2, the original order already
 realizes it, and a skewed tiled schedule only adds its overhead (partial
 tiles, guards, the loss of the vector loop over whole rows).  Time tiling
-also buys wavefront parallelism (seed 003, Sec. 3.2), which is worth nothing
+also buys wavefront parallelism (PolyMage multigrid thesis, Sec. 3.2), which is worth nothing
 when the group's work is below ``Machine.parallel_work`` (no parallel loop
 would start threads).  A group that meets both conditions is ``resident``.
 

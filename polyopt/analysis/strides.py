@@ -101,7 +101,8 @@ def innermost_varying(schedule: isl.Map) -> int | None:
 
 @dataclass(frozen=True)
 class DimensionScore:
-    """Seed 000, Alg. 5: score = 2s + 4t + 8v - 16(a - s - t) for one candidate innermost dimension."""
+    """PolyMage dense-matrix thesis, Alg. 5: score = 2s + 4t + 8v - 16(a - s - t) for one candidate
+    innermost dimension."""
 
     spatial: int
     temporal: int

@@ -124,7 +124,7 @@ def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """When the band's parallel loop starts threads and deals its tiles out in blocks, and its
     busiest core (``busiest_share``) would run more than ``tile-balance-slack`` over an even share, the
     parallel member's tile is shortened, by half at most, to the one that loads that core least
-    (seed 003, Sec. 3.5; bench/RESULTS.md, 'Even-out')."""
+    (PolyMage multigrid thesis, Sec. 3.5; bench/RESULTS.md, 'Even-out')."""
     member = facts.parallel
     if not facts.threads or member is None:
         return tiles, None

@@ -1,4 +1,4 @@
-"""Analytic tile sizes: seed 000, Sec. 4.3, Alg. 3, followed by named rules.
+"""Analytic tile sizes: PolyMage dense-matrix thesis, Sec. 4.3, Alg. 3, followed by named rules.
 
 Public: ``TileChoice``, ``choose_tile_sizes``, ``solve``, ``positive_root``.
 

@@ -1,4 +1,4 @@
-"""What each member of a band would give as the innermost (vector) loop: seed 000, Sec. 4.5, Alg. 5.
+"""What each member of a band would give as the innermost (vector) loop: PolyMage dense-matrix thesis, Sec. 4.5, Alg. 5.
 
 Public: ``VectorLoop``, ``vector_loop``, ``candidate_members``, ``innermost_member``, ``carries_own_dependence``,
 ``runs_recurrence``, ``walks_tiles``.

@@ -3,7 +3,7 @@
 Public: ``Web``, ``plan_webs``.
 
 A scalar reused by several loop nests for unrelated values (deriche's ``ym1`` in its row and its
-column pass) orders all of them through its one memory cell, and scalar expansion (seed 000,
+column pass) orders all of them through its one memory cell, and scalar expansion (PolyMage dense-matrix thesis,
 Sec. 5.3, ``polyopt.analysis.expansion``) cannot give it one element per iteration of any loop: no
 loop surrounds all its uses.  Its statements fall into webs: two statements are in one web when
 a value of the scalar flows between them by the exact dependences (or one statement both reads and

@@ -1,6 +1,6 @@
-"""Library calls for BLAS idioms (seed thesis Sec. 4.4): statements that CBLAS routines compute, recognized
-on the polyhedral model, cut out of their region and run by CBLAS calls, by polyopt's GEMM microkernel
-(PolyDL's outer-product microkernel) or by the loops, whichever the probe's measurements say is fastest.
+"""Library calls for BLAS idioms (PolyMage dense-matrix thesis, Sec. 4.4): statements that CBLAS routines
+compute, recognized on the polyhedral model, cut out of their region and run by CBLAS calls, by polyopt's GEMM
+microkernel (PolyDL's outer-product microkernel) or by the loops, whichever the probe's measurements say is fastest.
 
 Public: ``Tail``, ``Idiom``, ``RankK``, ``Gemm``, ``BatchedGemm``, ``Gemv``, ``Rank1``, ``Ger``, ``Syrk``,
 ``Syr2k``, ``Symm``, ``Trmm``, ``CblasCode``, ``find_idioms``.

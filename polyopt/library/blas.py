@@ -1,4 +1,4 @@
-"""CBLAS calls for recognized BLAS idioms (``polyopt.library``), seed 000 Sec. 4.4.
+"""CBLAS calls for recognized BLAS idioms (``polyopt.library``), PolyMage dense-matrix thesis, Sec. 4.4.
 
 Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``,
 ``LEADING_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``,

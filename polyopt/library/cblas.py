@@ -1,5 +1,5 @@
-"""How an idiom spells its CBLAS calls (seed 000, Sec. 4.4): plain data that ``polyopt.library.blas``
-wraps into the code that decides at run time whether the calls run.
+"""How an idiom spells its CBLAS calls (PolyMage dense-matrix thesis, Sec. 4.4): plain data that
+``polyopt.library.blas`` wraps into the code that decides at run time whether the calls run.
 
 Public: ``LEADING_HELPER``, ``SCRATCH``, ``INDEX``, ``Call``, ``Scratch``, ``Repeat``, ``CblasCode``,
 ``matrix``, ``vector``, ``leading``, ``trans``, ``uplo``, ``loop``.

@@ -1,4 +1,4 @@
-"""The GEMM microkernel as C text (its blocking: ``polyopt.library.microkernel_plan``), seed 001 Sec. 6.2.
+"""The GEMM microkernel as C text (its blocking: ``polyopt.library.microkernel_plan``), PolyDL, Sec. 6.2.
 
 Public: ``MICROKERNEL_HELPERS``, ``microkernel_block``.
 

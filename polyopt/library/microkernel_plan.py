@@ -1,13 +1,13 @@
-"""The register and cache blocking of the GEMM microkernel, chosen from the machine (seed 001, Sec. 6.2).
+"""The register and cache blocking of the GEMM microkernel, chosen from the machine (PolyDL, Sec. 6.2).
 
 Public: ``MicrokernelPlan``, ``REFERENCE_BYTES``, ``plan_microkernel``.
 
 When no BLAS call computes a recognized ``C += alpha * op(A) * op(B)``
 (``polyopt.library.Gemm``), polyopt runs it as PolyDL's outer-product
-microkernel (seed 001, Sec. 6.2, Algorithm 4): an ``mr`` x ``nr`` block of ``C``
+microkernel (PolyDL, Sec. 6.2, Algorithm 4): an ``mr`` x ``nr`` block of ``C``
 stays in vector registers while ``kc`` rank-1 updates add a column of ``A``
 times a row of ``B`` to it.  Around it, the loops block ``C`` and the operands
-for the caches as GotoBLAS and BLIS do (seed 001, Sec. 6.2 cites them):
+for the caches as GotoBLAS and BLIS do (PolyDL, Sec. 6.2, cites them):
 
 - the register block: ``vectors`` vectors of ``C`` per row (``nr`` = ``vectors``
   times the vector lanes) and ``mr`` rows, as many as fit with the ``vectors``

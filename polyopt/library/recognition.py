@@ -1,5 +1,5 @@
-"""Which statements of a region BLAS routines compute (seed 000, Sec. 4.4): each idiom kind's ``match``,
-tried on every statement in source order.
+"""Which statements of a region BLAS routines compute (PolyMage dense-matrix thesis, Sec. 4.4): each idiom
+kind's ``match``, tried on every statement in source order.
 
 Public: ``find_idioms``.
 

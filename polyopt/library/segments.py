@@ -1,4 +1,4 @@
-"""Where library calls go: the region cut into segments around its BLAS idioms (seed 000, Sec. 4.4).
+"""Where library calls go: the region cut into segments around its BLAS idioms (PolyMage dense-matrix thesis, Sec. 4.4).
 
 Public: ``Segment``, ``LibraryPlan``, ``expected_work``, ``plan_library``, ``read_later``.
 

@@ -1,5 +1,5 @@
-"""The isl shape layer of idiom recognition (seed 000, Sec. 4.4): which iterator runs over which range
-of a domain (boxes and triangles, every range from 0), and what the original order does with the
+"""The isl shape layer of idiom recognition (PolyMage dense-matrix thesis, Sec. 4.4): which iterator
+runs over which range of a domain (boxes and triangles, every range from 0), and what the original order does with the
 elements that the access relations name.
 
 Public: ``BOX``, ``BATCH``, ``HALVES``, ``Accumulation``, ``shaped``, ``sized``,

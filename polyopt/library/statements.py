@@ -1,5 +1,5 @@
 """The statement layer of idiom recognition: the only place that reads a statement's C (pycparser nodes)
-for idioms, seed 000 Sec. 4.4.
+for idioms, PolyMage dense-matrix thesis, Sec. 4.4.
 
 Public: ``Ref``, ``Term``, ``Update``, ``update``, ``assignment``, ``zeroed``, ``copy``, ``product``,
 ``matrix_operands``, ``same_type``, ``invariant``, ``only``.

@@ -1,5 +1,5 @@
 """Distribute the innermost loop of a band by statement group when that makes vector loops:
-seed 000, Sec. 4.5, Alg. 5.
+PolyMage dense-matrix thesis, Sec. 4.5, Alg. 5.
 
 Public: ``Distribution``, ``DistributionPlan``, ``plan_distribution``, ``apply_distribution``.
 
@@ -17,7 +17,7 @@ row whose dependences keep it scalar), and the Alg. 5 scores of the groups' loop
 than the band's best undistributed score, and when no group writes an array that
 the region declares dead (``--assume-dead``) and another group reads: such a
 temporary is contracted to a scalar when its producer and consumer share the
-loop (BTO, seed 002), which saves more than the split gains.
+loop (BTO), which saves more than the split gains.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Nests are fused or distributed as units.  ``model`` (the default) weighs every
 group of up to ``MAX_GROUP_NESTS`` consecutive nests by the cost of the
 schedule it would get (``polyopt.analysis.fusion_cost``: instances and
 streamed bytes, divided by the cores when the group keeps a parallel loop)
-and picks the cheapest partition by dynamic programming (seed 000 Ch. 3).
+and picks the cheapest partition by dynamic programming (PolyMage dense-matrix thesis, Ch. 3).
 ``none`` keeps every nest apart,
 ``max`` hands the whole region to the scheduler, and ``smart`` grows groups
 greedily: a nest joins the current group when it shares an array with it,
@@ -16,7 +16,7 @@ the scheduler really fuses them (one outer band over all statements), and the
 fused schedule keeps an outer parallel loop whenever either part had one.
 
 ``smart`` also fuses streaming nests along the rows of a shared matrix
-(seed 002, BTO: fusion chosen together with the parallel loop).  A nest
+(BTO: fusion chosen together with the parallel loop).  A nest
 streams when no statement has more loops than the arrays it touches have
 dimensions: each element is used O(1) times, so the cost is memory traffic,
 not reuse that tiling could capture.  isl distributes such nests (deeper
@@ -122,7 +122,7 @@ def plan_fusion(
 
 
 def _cheapest(nests: list[frozenset[str]], costing: GroupCoster) -> FusionPlan:
-    """The partition of the nests into consecutive groups of least total cost (seed 000 Ch. 3:
+    """The partition of the nests into consecutive groups of least total cost (PolyMage dense-matrix thesis, Ch. 3:
     dynamic programming over the last group of each prefix).  Fusion must win by more than
     ``TIE``: a group that isl distributes anyway costs what its parts do, and smaller
     scheduling problems are kept."""

@@ -7,7 +7,7 @@ Public: ``Candidate``, ``GroupFacts``, ``CANDIDATES``, ``CANDIDATE_NAMES``, ``OR
 The candidates, in the order they are tried (``--fusion-candidate=-NAME`` switches one off):
 
 - ``row-fused``: streaming nests fused along the rows of a shared matrix, in one parallel loop
-  (``polyopt.transform.stepping.row_fused``; seed 002, BTO).
+  (``polyopt.transform.stepping.row_fused``; BTO, BTO).
 - ``resident``: when isl's schedule has no outer parallel loop (it would be skewed and tiled for the
   reuse its time loop carries) and the group runs from cache (that reuse already hits, and no loop
   would start threads), the original order.
@@ -22,9 +22,10 @@ The candidates, in the order they are tried (``--fusion-candidate=-NAME`` switch
   (the loop stage first distributes a tile's rows by statement group, so jacobi-2d's sweeps keep their
   wavefront).
 - ``stepwise-cost``: with a shallower band, the stepwise schedule when it runs more instances in
-  parallel and ``costing`` (seed 000 Ch. 3) finds it cheaper: isl's band fuses statements whose shared
-  loop then carries a dependence (gramschmidt's column loop, fused with the statements that compute
-  the column it reads), while inside each step isl distributes them and their loops run in parallel.
+  parallel and ``costing`` (PolyMage dense-matrix thesis, Ch. 3) finds it cheaper: isl's band fuses
+  statements whose shared loop then carries a dependence (gramschmidt's column loop, fused with the
+  statements that compute the column it reads), while inside each step isl distributes them and their
+  loops run in parallel.
 - ``isl``: isl's schedule.
 
 When none applies (isl gave up, or the candidates that apply are switched off) the original order is

@@ -19,8 +19,8 @@ time), or from fewer when its data stream from memory (``with_thread_work``,
 A parallel loop whose iterations enclose unequal numbers of inner iterations
 (a triangular tile space: syrk's ``j <= i``) would leave the thread with the
 heavy half working alone under OpenMP's default blocks of iterations; its
-iterations are dealt out one by one instead (``schedule(static, 1)``, seed
-003 Sec. 3.5: the threads' loads balanced).
+iterations are dealt out one by one instead (``schedule(static, 1)``, PolyMage multigrid thesis,
+Sec. 3.5: the threads' loads balanced).
 
 A parallel region costs a fork and a join; it is only worth it when the loop
 does a large amount of work: its statements must have at least

@@ -67,7 +67,7 @@ def plane_tiled_schedule(
     dependences: isl.UnionMap,
     options: SchedulerOptions,
 ) -> isl.Schedule | None:
-    """Time skewing along one space dimension (seed 003, Sec. 3.2: parallelogram tiles): the first two
+    """Time skewing along one space dimension (PolyMage multigrid thesis, Sec. 3.2: parallelogram tiles): the first two
     members of isl's permutable band (the time loop and the skewed outermost space loop) as the
     outer band, permutable so that tiling makes parallelogram tiles of whole planes, with each plane
     (the instances of one value of both members) scheduled by isl inside it.

@@ -1,5 +1,5 @@
-"""Fuse the outer tile loops of sibling tiled bands: seed 000, Sec. 4.6 (fuse the dimensions that
-carry no dependence, leave the reduction distributed) and seed 002 (fusion chosen with the parallel loop).
+"""Fuse the outer tile loops of sibling tiled bands: PolyMage dense-matrix thesis, Sec. 4.6 (fuse the dimensions that
+carry no dependence, leave the reduction distributed) and BTO (fusion chosen with the parallel loop).
 
 Public: ``TileFusion``, ``TileFusionPlan``, ``plan_tile_fusion``, ``apply_tile_fusion``.
 

@@ -1,4 +1,4 @@
-"""Choose the innermost (vector) loop of each innermost band: seed 000, Sec. 4.5, Alg. 5.
+"""Choose the innermost (vector) loop of each innermost band: PolyMage dense-matrix thesis, Sec. 4.5, Alg. 5.
 
 Public: ``VectorPlan``, ``plan_vector``, ``apply_vector``.
 

@@ -1,4 +1,4 @@
-"""Reuse counts and tile footprints from access relations (seed 000, Sec. 4.3, Table 4.3).
+"""Reuse counts and tile footprints from access relations (PolyMage dense-matrix thesis, Sec. 4.3, Table 4.3).
 
 Each footprint is checked against isl's exact count of the elements a tile
 touches, for several tile shapes.

@@ -1,4 +1,4 @@
-"""Whether a fusion group runs from cache (seed 001, Sec. 4.1): its data against one core's L2,
+"""Whether a fusion group runs from cache (PolyDL, Sec. 4.1): its data against one core's L2,
 its instances against the work from which threads start."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Tests for ``polyopt.analysis.strides``: stride kinds of accesses along schedule dimensions, and the
-intra-tile score of seed 000 (Alg. 5, Table 4.4)."""
+intra-tile score of the PolyMage dense-matrix thesis (Alg. 5, Table 4.4)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ MATMUL = (
     "      C[i][j] += A[i][k] * B[k][j];\n"
 )
 
-# Seed 000, Table 4.4 (accesses: C read, C write, A, B).
+# PolyMage dense-matrix thesis, Table 4.4 (accesses: C read, C write, A, B).
 TABLE_4_4 = {
     "i": DimensionScore(spatial=0, temporal=1, accesses=4, vectorizable=False),
     "j": DimensionScore(spatial=3, temporal=1, accesses=4, vectorizable=True),

@@ -1,4 +1,4 @@
-"""Analytic tile sizes (seed 000, Sec. 4.3, Alg. 3) on the seed's worked example, the L2 fallback,
+"""Analytic tile sizes (PolyMage dense-matrix thesis, Sec. 4.3, Alg. 3) on the thesis's worked example, the L2 fallback,
 and the whole model (Alg. 3 and its rules) on bands where several rules meet; each rule alone is
 tested in ``test_tile_rules.py``."""
 
@@ -38,7 +38,7 @@ def test_matmul_tiles_for_a_32k_l1() -> None:
 
     assert choice.facts.reuse == (1, 1, 2)
     assert choice.facts.gamma == (0.5, 0.5, 1.0)
-    # The seed's printed equation counts B's tile as 256·γi·τ; counting it as τk·τj = 256·τ
+    # The thesis's printed equation counts B's tile as 256·γi·τ; counting it as τk·τj = 256·τ
     # gives 0.5·τ² + 384·τ = 4096, root 10.52: (5, 256, 10) instead of (7, 256, 15).
     assert choice.tiles.solve.root == 10 and choice.sizes == (5, 256, 8)  # 10 rounded down to a whole line
     assert choice.tiles.solve.level == "L1"

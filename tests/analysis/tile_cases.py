@@ -58,8 +58,8 @@ def _plane_group(array: str, references: int) -> AccessGroup:
 # A time tile of a 3-D stencil: members (t, p), each instance a 200 × 200 plane of A and of B.
 PLANES = TileFootprint(2, (200, 200), (_plane_group("A", 2), _plane_group("B", 2)))
 
-# The seed's example: L1 = 32 KiB is the capacity (L2 / tile-l2-share is not larger); 256-byte vectors hold
-# the inner member at the seed's 256 elements.
+# The PolyMage dense-matrix thesis's example: L1 = 32 KiB is the capacity (L2 / tile-l2-share is not
+# larger); 256-byte vectors hold the inner member at the thesis's 256 elements.
 SEED_MACHINE = Machine(l1=32 * 1024, l2=256 * 1024, l3=0, line=64, cores=1, simd_bytes=256, origin="test")
 TWO_CORES = Machine(32 * 1024, 1024 * 1024, 0, 64, 2, 64, "test")
 AVX2_512K = Machine(32 * 1024, 512 * 1024, 0, 64, 2, 32, "test")

@@ -1,4 +1,4 @@
-"""The GEMM microkernel's blocking from the machine's numbers (seed 001, Sec. 6.2)."""
+"""The GEMM microkernel's blocking from the machine's numbers (PolyDL, Sec. 6.2)."""
 
 from __future__ import annotations
 

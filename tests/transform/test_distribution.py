@@ -1,5 +1,5 @@
 """Tests for ``polyopt.transform.distribution``: the innermost loop of a band split by statement
-group when a reduction's loop then becomes a vector loop (seed 000, Sec. 4.5, Alg. 5)."""
+group when a reduction's loop then becomes a vector loop (PolyMage dense-matrix thesis, Sec. 4.5, Alg. 5)."""
 
 from __future__ import annotations
 

@@ -237,7 +237,7 @@ def test_schedule_region_keeps_the_original_order_when_isl_gives_up(scop_of: Cal
     assert schedule.get_map().is_equal(kernel.model.schedule.get_map())
 
 
-# Streaming nests (seed 002): each reads A once per element; fused along A's rows they read it once in all.
+# Streaming nests (BTO): each reads A once per element; fused along A's rows they read it once in all.
 MVT = (
     "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    x1[i] = x1[i] + A[i][j] * y1[j];\n"
     "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    x2[i] = x2[i] + A[j][i] * y2[j];\n"

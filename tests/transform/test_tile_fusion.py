@@ -1,6 +1,6 @@
 """Tests for ``polyopt.transform.tile_fusion``: the outer tile loops of sibling bands fused when every
 dependence between them stays within one tile and the fused tile's data stays in a smaller cache
-(seed 000, Sec. 4.6)."""
+(PolyMage dense-matrix thesis, Sec. 4.6)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Tests for ``polyopt.transform.vector``: the innermost (vector) loop of each innermost band (seed 000,
-Alg. 5), its ``omp simd`` mark, and the parallel loop it must leave in place."""
+"""Tests for ``polyopt.transform.vector``: the innermost (vector) loop of each innermost band
+(PolyMage dense-matrix thesis, Alg. 5), its ``omp simd`` mark, and the parallel loop it must leave in place."""
 
 from __future__ import annotations
 
