@@ -18,7 +18,7 @@ One generated C program (``program``) measures everything in one run, built with
 Each is measured on one thread and on all cores (OpenMP): its repetitions double until a pass takes
 ``MIN_SECONDS``, then the best of ``TRIALS`` passes counts.  The result is cached per user like the
 probe's (``polyopt.library.probe_cache``), per CPU, cores, caches, vector width, compiler and polyopt
-version; ``python -m polyopt.machine --limits`` prints it as the target profile's ``peak-gflops-*`` and
+version; ``python -m polyopt.roofline`` prints it as the target profile's ``peak-gflops-*`` and
 ``bandwidth-*`` keys.
 """
 
