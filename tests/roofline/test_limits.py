@@ -45,15 +45,15 @@ def test_the_program_compiles_and_prints_a_positive_number_per_limit(machine: Ma
 def test_the_program_has_a_loop_per_level_and_thread_count() -> None:
     text = program(TINY)
 
-    assert 'level("bandwidth_dram_core", 1, 262144L);' in text
+    assert 'level("bandwidth_dram_core", 1, 524288L);' in text
     assert 'level("bandwidth_l3", 2, 16384L);' in text
     assert f"vector_size({TINY.simd_bytes})" in text and "#define ACC 12" in text
 
 
 def test_working_sets_are_half_a_cache_and_four_times_the_last_level() -> None:
-    assert working_sets(TINY, 1) == {"l1": 2 << 10, "l2": 8 << 10, "l3": 32 << 10, "dram": 256 << 10}
-    assert working_sets(TINY, 2) == {"l1": 2 << 10, "l2": 8 << 10, "l3": 16 << 10, "dram": 128 << 10}
-    assert working_sets(NO_L3, 1) == {"l1": 2 << 10, "l2": 8 << 10, "dram": 128 << 10}
+    assert working_sets(TINY, 1) == {"l1": 2 << 10, "l2": 8 << 10, "l3": 32 << 10, "dram": 512 << 10}
+    assert working_sets(TINY, 2) == {"l1": 2 << 10, "l2": 8 << 10, "l3": 16 << 10, "dram": 256 << 10}
+    assert working_sets(NO_L3, 1) == {"l1": 2 << 10, "l2": 8 << 10, "dram": 256 << 10}
 
 
 def test_the_parser_reads_every_field_and_its_kernel() -> None:
