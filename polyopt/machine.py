@@ -94,6 +94,18 @@ class Machine:
     stream_threads: int = DEFAULTS["stream_threads"]
     rank_k_microkernel: int = DEFAULTS["rank_k_microkernel"]
     unroll_jam: int = DEFAULTS["unroll_jam"]
+    peak_gflops_double_core: float = DEFAULTS["peak_gflops_double_core"]
+    peak_gflops_double: float = DEFAULTS["peak_gflops_double"]
+    peak_gflops_float_core: float = DEFAULTS["peak_gflops_float_core"]
+    peak_gflops_float: float = DEFAULTS["peak_gflops_float"]
+    bandwidth_l1_core: float = DEFAULTS["bandwidth_l1_core"]
+    bandwidth_l1: float = DEFAULTS["bandwidth_l1"]
+    bandwidth_l2_core: float = DEFAULTS["bandwidth_l2_core"]
+    bandwidth_l2: float = DEFAULTS["bandwidth_l2"]
+    bandwidth_l3_core: float = DEFAULTS["bandwidth_l3_core"]
+    bandwidth_l3: float = DEFAULTS["bandwidth_l3"]
+    bandwidth_dram_core: float = DEFAULTS["bandwidth_dram_core"]
+    bandwidth_dram: float = DEFAULTS["bandwidth_dram"]
 
     @property
     def shared_cache(self) -> int:

@@ -2,7 +2,7 @@
 its default and meaning (``polyopt.machine`` reads and prints them).
 
 Public: ``Key``, ``KEYS``, ``SETTINGS``, ``DEFAULTS``, ``SIZE``, ``COUNT``, ``PRICE``, ``FACT``,
-``PROFILE``, ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``.
+``PROFILE``, ``LIMIT_FIELDS``, ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``.
 """
 
 from __future__ import annotations
@@ -270,5 +270,21 @@ KEYS = (
         "recurrences interleaved (0, 1: none)",
     ),
 )
+# the machine's limits for a roofline (``polyopt.roofline``): 0 until measured by ``python -m polyopt.roofline``
+_LIMIT_KEYS = (
+    (f"peak_gflops_{kind}{suffix}", f"roofline: GFLOP/s of {kind} FMAs at the vector width on {cores}")
+    for kind in ("double", "float")
+    for suffix, cores in (("_core", "one core"), ("", "all cores"))
+)
+_BANDWIDTH_KEYS = (
+    (f"bandwidth_{level}{suffix}", f"roofline: GB/s streamed from {name} (STREAM copy/triad) on {cores}")
+    for level, name in (("l1", "L1"), ("l2", "L2"), ("l3", "L3"), ("dram", "DRAM"))
+    for suffix, cores in (("_core", "one core"), ("", "all cores"))
+)
+KEYS += tuple(
+    Key(field, 0.0, PROFILE, PRICE, 0, None, f"the {field.replace('_', ' ')}", f"{meaning} (0: not measured)")
+    for field, meaning in (*_LIMIT_KEYS, *_BANDWIDTH_KEYS)
+)
+LIMIT_FIELDS = tuple(key.field for key in KEYS if key.meaning.startswith("roofline: "))
 SETTINGS = tuple(key.field for key in KEYS)  # the fields a target file sets
 DEFAULTS: dict[str, Any] = {key.field: key.default for key in KEYS}

@@ -1,0 +1,2 @@
+"""The machine's limits for a roofline of each kernel: peak floating-point rates and the bandwidths of
+each cache level and of DRAM (``polyopt.roofline.limits``)."""
