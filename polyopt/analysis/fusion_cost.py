@@ -33,7 +33,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.footprint import ELEMENT_BYTES
-from polyopt.analysis.parallel_loops import parallel_members
+from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_statements, outermost_bands
@@ -112,7 +112,7 @@ def _band_cost(
     counts = {name: instance_count(model, frozenset({name}), parameters) for name in statements}
     instances = sum(counts.values())
     streamed = data_bytes(model, frozenset(statements), parameters)
-    if parallel_members(band, dependences):
+    if has_parallel_member(band, dependences):
         return BandCost(statements, instances, streamed, 1.0)
     inside = sum(count for name, count in counts.items() if name in inner_parallel)
     return BandCost(statements, instances, streamed, inside / instances if instances else 0.0)
