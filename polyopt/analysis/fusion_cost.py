@@ -26,6 +26,7 @@ extents at the parameter values (``polyopt.frontend.params``).  ``op_cycles``, `
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -120,7 +121,22 @@ def _band_cost(
 
 def instance_count(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
     """Instances of ``statements`` (the boxes of their domains at ``parameters``)."""
-    return sum(box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in sorted(statements))
+    return sum(_statement_instances(model, name, parameters) for name in sorted(statements))
+
+
+_INSTANCES: weakref.WeakKeyDictionary[PolyModel, dict[tuple[str, tuple[tuple[str, int], ...]], int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _statement_instances(model: PolyModel, name: str, parameters: Mapping[str, int]) -> int:
+    """The box of statement ``name``'s domain at ``parameters``, kept per model: the fusion search weighs each
+    statement in every group it belongs to."""
+    known = _INSTANCES.setdefault(model, {})
+    key = (name, tuple(sorted(parameters.items())))
+    if key not in known:
+        known[key] = box_size(isl_util.at_parameters(model.domains[name], parameters))
+    return known[key]
 
 
 def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
