@@ -4,7 +4,7 @@ Public: ``Anchor``, ``anchor_of``, ``anchored``, ``band_nodes``, ``nodes_of_type
 ``member_map``, ``carries``,
 ``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``, ``has_below``,
 ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
-``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``,
+``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``, ``parallel_outermost_members``,
 ``outermost_bands``,
 ``invariant_along``, ``band_statements``.
 """
@@ -12,6 +12,7 @@ Public: ``Anchor``, ``anchor_of``, ``anchored``, ``band_nodes``, ``nodes_of_type
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -215,7 +216,21 @@ def parallel_outermost(band: isl.ScheduleNode, member: int, dependences: isl.Uni
     ``carries(band, member, ...)`` alone is not enough for ``member > 0``: it
     holds the earlier members fixed, and moving the member outward frees them.
     """
-    return not carries(moved_outermost(band, member), 0, dependences)
+    return next(parallel_outermost_members(band, (member,), dependences), None) is not None
+
+
+def parallel_outermost_members(
+    band: isl.ScheduleNode, candidates: Iterable[int], dependences: isl.UnionMap
+) -> Iterator[int]:
+    """The ``candidates`` that are ``parallel_outermost``, in order, found lazily.  Moved to the front, a member
+    carries no dependence when no pair that agrees on the outer bands differs on it: those pairs are the same
+    for every member, so they are computed once, at the first candidate."""
+    outer: isl.UnionMap | None = None
+    for member in candidates:
+        if outer is None:
+            outer = same_outer(band, 0, dependences)
+        if outer.subtract(_same_value(member_map(band, member))).is_empty():
+            yield member
 
 
 def outermost_bands(schedule: isl.Schedule) -> list[isl.ScheduleNode]:

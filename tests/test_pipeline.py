@@ -252,6 +252,7 @@ def test_schedule_violating_a_dependence_falls_back_to_the_original_order(monkey
         residency: ResidencyOf,
         evaluate_loops: EvaluateLoops,
         disabled: Collection[str],
+        known: object,
     ) -> tuple[isl.Schedule, tuple[GroupChoice, ...]]:
         return _reversed(model), ()
 

@@ -53,14 +53,19 @@ class AccessGroup:
         """Per row, the largest minus the smallest offset."""
         return tuple(max(o[r] for o in self.offsets) - min(o[r] for o in self.offsets) for r in range(len(self.rows)))
 
+    @functools.cached_property
+    def _distinct_rows(self) -> tuple[tuple[Row, Fraction], ...]:
+        """Each row once, with its spread: a diagonal a[i][i] walks one line, not a square.  Kept because
+        the tile-size search asks ``elements`` of many sizes."""
+        spreads: dict[Row, Fraction] = {}
+        for row, spread in zip(self.rows, self.spreads(), strict=True):
+            spreads.setdefault(row, spread)
+        return tuple(spreads.items())
+
     def elements(self, sizes: Sequence[float]) -> float:
         """Distinct elements in a tile whose coordinates span ``sizes``."""
         count = 1.0
-        seen: set[Row] = set()
-        for row, spread in zip(self.rows, self.spreads(), strict=True):
-            if row in seen:  # a diagonal a[i][i] walks one line, not a square
-                continue
-            seen.add(row)
+        for row, spread in self._distinct_rows:
             count *= _row_span(row, sizes, spread)
         return count
 

@@ -26,6 +26,7 @@ extents at the parameter values (``polyopt.frontend.params``).  ``op_cycles``, `
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.footprint import ELEMENT_BYTES
-from polyopt.analysis.parallel_loops import parallel_members
+from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import band_statements, outermost_bands
@@ -112,7 +113,7 @@ def _band_cost(
     counts = {name: instance_count(model, frozenset({name}), parameters) for name in statements}
     instances = sum(counts.values())
     streamed = data_bytes(model, frozenset(statements), parameters)
-    if parallel_members(band, dependences):
+    if has_parallel_member(band, dependences):
         return BandCost(statements, instances, streamed, 1.0)
     inside = sum(count for name, count in counts.items() if name in inner_parallel)
     return BandCost(statements, instances, streamed, inside / instances if instances else 0.0)
@@ -120,7 +121,22 @@ def _band_cost(
 
 def instance_count(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:
     """Instances of ``statements`` (the boxes of their domains at ``parameters``)."""
-    return sum(box_size(isl_util.at_parameters(model.domains[name], parameters)) for name in sorted(statements))
+    return sum(_statement_instances(model, name, parameters) for name in sorted(statements))
+
+
+_INSTANCES: weakref.WeakKeyDictionary[PolyModel, dict[tuple[str, tuple[tuple[str, int], ...]], int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _statement_instances(model: PolyModel, name: str, parameters: Mapping[str, int]) -> int:
+    """The box of statement ``name``'s domain at ``parameters``, kept per model: the fusion search weighs each
+    statement in every group it belongs to."""
+    known = _INSTANCES.setdefault(model, {})
+    key = (name, tuple(sorted(parameters.items())))
+    if key not in known:
+        known[key] = box_size(isl_util.at_parameters(model.domains[name], parameters))
+    return known[key]
 
 
 def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping[str, int]) -> int:

@@ -1,7 +1,8 @@
 """Where a band's loops could run in parallel, and whether they would be worth threads.
 
 Public: ``MIN_NESTED_DEPTH``, ``MIN_WAVEFRONT_MEMBERS``, ``StartsThreads``, ``work_dimensions``,
-``enclosing_dimensions``, ``parallel_members``, ``runs_wavefront``, ``parallel_statements``, ``uneven_work``.
+``enclosing_dimensions``, ``parallel_members``, ``has_parallel_member``, ``runs_wavefront``, ``parallel_statements``,
+``uneven_work``.
 
 A member may run in parallel when, moved outermost in its band (any member of a
 permutable band, else the first), it carries no dependence.  A parallel region costs a
@@ -13,11 +14,11 @@ the parallel loops, and fusion and tiling ask them of the schedules they weigh.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import islpy as isl
 
-from polyopt.schedule_tree import band_nodes, band_statements, parallel_outermost
+from polyopt.schedule_tree import band_nodes, band_statements, parallel_outermost_members
 
 MIN_NESTED_DEPTH = 2
 MIN_WAVEFRONT_MEMBERS = 3
@@ -51,8 +52,17 @@ def enclosing_dimensions(node: isl.ScheduleNode) -> int:
 def parallel_members(band: isl.ScheduleNode, dependences: isl.UnionMap) -> list[int]:
     """The members of ``band`` that carry no dependence when moved outermost (only the first of a
     band that is not permutable may be moved there)."""
+    return list(_parallel_members(band, dependences))
+
+
+def has_parallel_member(band: isl.ScheduleNode, dependences: isl.UnionMap) -> bool:
+    """Whether ``parallel_members`` is not empty (it stops at the first parallel member)."""
+    return next(_parallel_members(band, dependences), None) is not None
+
+
+def _parallel_members(band: isl.ScheduleNode, dependences: isl.UnionMap) -> Iterator[int]:
     candidates = range(band.band_n_member()) if band.band_get_permutable() else range(1)
-    return [member for member in candidates if parallel_outermost(band, member, dependences)]
+    return parallel_outermost_members(band, candidates, dependences)
 
 
 def runs_wavefront(band: isl.ScheduleNode, threads: StartsThreads | None = None) -> bool:
@@ -83,7 +93,7 @@ def parallel_statements(
         name
         for _, band in band_nodes(schedule)
         if work_dimensions(band) >= MIN_NESTED_DEPTH
-        and (parallel_members(band, dependences) or (wavefronts and runs_wavefront(band, threads)))
+        and (has_parallel_member(band, dependences) or (wavefronts and runs_wavefront(band, threads)))
         for name in band_statements(band)
     )
 

@@ -15,6 +15,7 @@ from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.loops import LoopQuery
 from polyopt.report import Section
 from polyopt.transform.fusion import (
+    FusionGroup,
     FusionPlan,
     GroupChoice,
     model_costing,
@@ -43,9 +44,10 @@ class FusionPass:
         costing = schedule_costing(model, deps, ctx.machine, ctx.parameters)
         residency = model_residency(model, ctx.machine, ctx.parameters)
         query = LoopQuery(ctx).evaluate_loops
-        grouping = model_costing(model, deps, scheduler, costing, residency, query, disabled)
+        known: dict[FusionGroup, GroupChoice] = {}
+        grouping = model_costing(model, deps, scheduler, costing, residency, query, disabled, known)
         plan = plan_fusion(model, deps.reduced, ctx.options.fusion, scheduler, grouping)
-        scheduled, choices = schedule_region(model, deps, plan, scheduler, costing, residency, query, disabled)
+        scheduled, choices = schedule_region(model, deps, plan, scheduler, costing, residency, query, disabled, known)
         return FusionChoice(plan, scheduled, choices)
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: FusionChoice) -> isl.Schedule:

@@ -168,12 +168,16 @@ def model_costing(
     residency: ResidencyOf,
     evaluate_loops: EvaluateLoops | None = None,
     disabled: Collection[str] = (),
+    known: dict[FusionGroup, GroupChoice] | None = None,
 ) -> GroupCoster:
     """The cost of a group as it would be scheduled (``group_schedule``, without the candidates in
-    ``disabled``), by ``costing``."""
+    ``disabled``), by ``costing``; each group's choice is kept in ``known``, when given, for
+    ``schedule_region`` with the same arguments."""
 
     def cost(group: FusionGroup) -> GroupCost:
         choice = group_schedule(model, group, deps, options, costing, residency(group), evaluate_loops, disabled)
+        if known is not None:
+            known[group] = choice
         return costing(choice.schedule)
 
     return cost
@@ -248,12 +252,17 @@ def schedule_region(
     residency: ResidencyOf | None = None,
     evaluate_loops: EvaluateLoops | None = None,
     disabled: Collection[str] = (),
+    known: Mapping[FusionGroup, GroupChoice] | None = None,
 ) -> tuple[isl.Schedule, tuple[GroupChoice, ...]]:
     """Schedule each group (``group_schedule``: ``costing`` and ``evaluate_loops`` weigh candidates, when
     given; ``residency``: whether it runs from cache, ``model_residency``; ``disabled``: candidates switched
-    off) and run the groups in order; the choices name the candidate that gave each group's schedule."""
+    off) and run the groups in order; the choices name the candidate that gave each group's schedule.
+    ``known``: the choices ``model_costing`` made with the same arguments, not made again."""
+    known = known or {}
     choices = tuple(
-        group_schedule(
+        known[group]
+        if group in known
+        else group_schedule(
             model, group, deps, options, costing, residency(group) if residency else None, evaluate_loops, disabled
         )
         for group in plan.groups

@@ -11,7 +11,7 @@ from typing import Protocol
 
 import islpy as isl
 
-from polyopt.analysis.parallel_loops import parallel_members
+from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import anchor_of, anchored, band_statements, outermost_bands
@@ -41,7 +41,7 @@ def top_level_nests(scop: Scop) -> list[frozenset[str]]:
 
 def outer_parallel(schedule: isl.Schedule, dependences: isl.UnionMap) -> bool:
     """Whether every outermost band has a member that carries no dependence."""
-    return all(parallel_members(band, dependences) for band in outermost_bands(schedule))
+    return all(has_parallel_member(band, dependences) for band in outermost_bands(schedule))
 
 
 def stepwise_schedule(

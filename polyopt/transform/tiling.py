@@ -42,7 +42,7 @@ from polyopt.schedule_tree import (
     band_statements,
     member_map,
     moved_outermost,
-    parallel_outermost,
+    parallel_outermost_members,
 )
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
@@ -161,7 +161,7 @@ def _second_level(
     factors = choice.outer if choice is not None else (options.l2_factor,) * len(sizes)
     if not factors or all(e is not None and e <= s * f for e, s, f in zip(extents, sizes, factors, strict=True)):
         return ()
-    if not any(parallel_outermost(band, m, dependences) for m in range(len(sizes))):
+    if next(parallel_outermost_members(band, range(len(sizes)), dependences), None) is None:
         return ()
     return factors
 
@@ -211,7 +211,7 @@ def band_facts(
         streams = vector.score().streams
         scalar = inner is not None and not vector.simd and carries_own_dependence(band, inner, dependences)
         recurrence = scalar and runs_recurrence(band, inner, dependences)
-    parallel = next((m for m in range(count) if parallel_outermost(band, m, dependences)), None)
+    parallel = next(parallel_outermost_members(band, range(count), dependences), None)
     reuse = tuple(own + extra for own, extra in zip(footprint.reuse(), dependence_reuse(band, flow), strict=True))
     threads = worth_threads(model, frozenset(band_statements(band)), machine, parameters)
     blocks = parallel is not None and not uneven_work(moved_outermost(band, parallel))
