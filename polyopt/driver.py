@@ -2,7 +2,7 @@
 its time budget, and their code spliced back.
 
 Public: ``Setting``, ``RegionOutcome``, ``FileOutcome``, ``OptimizeScop``, ``optimize_file``, ``executed``,
-``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``.
+``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``, ``region_scops``.
 """
 
 from __future__ import annotations
@@ -117,11 +117,41 @@ def optimize_file(
     The frontend reads the file with its GNU spellings of plain meaning rewritten (``polyopt.frontend.gnu``); gcc
     and the splice see it as written."""
     options.validate()
+    regions, scops, values, failure = _modelled(text, filename, options)
+    prefix = _iterator_prefix(text)
+    outcomes: list[RegionOutcome] = []
+    for region, scop in zip(regions, scops, strict=True):
+        if not isinstance(scop, Scop):
+            outcomes.append(scop)
+            continue
+        setting = Setting(prefix, {name: values[name] for name in scop.parameters})
+        try:
+            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
+        except ProbeNeeded:
+            options = replace(options, library=probe() if probe is not None else None)
+            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
+    replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
+    return FileOutcome(splice(text, replacements, newline), tuple(outcomes), notice)
+
+
+def region_scops(text: str, filename: str, options: Options) -> list[tuple[Scop, dict[str, int]]]:
+    """Each region of ``text`` inside the model, as the driver reads it: its ``Scop`` and the values of its
+    parameters the cost models assume (``polyopt.frontend.params``)."""
+    _, scops, values, _ = _modelled(text, filename, options)
+    return [(scop, {name: values[name].value for name in scop.parameters}) for scop in scops if isinstance(scop, Scop)]
+
+
+def _modelled(
+    text: str, filename: str, options: Options
+) -> tuple[list[Region], list[Scop | RegionOutcome], Mapping[str, ParameterValue], str | None]:
+    """The regions of ``text``, each one's ``Scop`` (or the outcome that keeps it as written), the values of
+    their parameters and why the preprocessor failed (None when it did not)."""
     plain = readable(text)
     regions = find_regions(plain, filename)
     if regions:
         library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
-    prefix = _iterator_prefix(text)
     accepted = cache(partial(gcc_accepts, text, filename, options.cpp_flags))
     written = [_region_body(region, plain, accepted) for region in regions]
     names = [region_identifiers(body) if isinstance(body, c_ast.Compound) else frozenset() for body in written]
@@ -151,21 +181,7 @@ def optimize_file(
     values, failure = parameter_values(
         text, filename, parameters, dict(options.params), options.cpp_flags, preprocessed
     )
-    outcomes: list[RegionOutcome] = []
-    for region, scop in zip(regions, scops, strict=True):
-        if not isinstance(scop, Scop):
-            outcomes.append(scop)
-            continue
-        setting = Setting(prefix, {name: values[name] for name in scop.parameters})
-        try:
-            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
-        except ProbeNeeded:
-            options = replace(options, library=probe() if probe is not None else None)
-            outcomes.append(_optimize_region(region, scop, options, setting, optimize_scop))
-    replacements = [outcome.code for outcome in outcomes if outcome.code is not None]
-    newline = "\r\n" if "\r\n" in text else "\n"
-    notice = () if failure is None else (_preprocessor_warning(filename, failure, options.cpp_flags),)
-    return FileOutcome(splice(text, replacements, newline), tuple(outcomes), notice)
+    return regions, scops, values, failure
 
 
 def _iterator_prefix(text: str) -> str:

@@ -16,11 +16,14 @@ from polyopt.bench.corpus import CORPUS, corpus_rows, corpus_summary, corpus_tab
 from polyopt.bench.gemm import Row, table
 from polyopt.bench.gemm import main as bench_gemm_main
 from polyopt.bench.polybench import FAILED, OK, WRONG, Cell
-from polyopt.bench.suite import bench_kernel, kernel_variants
+from polyopt.bench.suite import bench_kernel, kernel_variants, roofline_limits, roofline_table
 from polyopt.bench.suite import main as bench_main
 from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.library.blas import cblas_available
 from polyopt.library.cblas_reference import CALLS, main, reference
+from polyopt.machine import load_target
+from polyopt.roofline.bound import COMPUTE, MEMORY, Bound, Work
+from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import ToolchainError
 from tests.cli.test_check import TREE
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary
@@ -239,3 +242,29 @@ def test_a_corpus_is_timed_with_wrong_and_failed_tools_shown(
     assert cells[10] == "WRONG tool-2, FAILED false |"
     assert any(line.startswith("tool-2: WRONG on 1 kernels: recurrence") for line in lines)
     assert bench_main(["--corpus", str(corpus), "--kernels", "recurrence,nosuch"]) == 2
+
+
+def test_the_roofline_table_gives_gflops_and_the_fraction_of_the_bound_per_tool() -> None:
+    results = {
+        "fast": {"original": (4.0, True, False), "polyopt": (2.0, True, False), "vs0": (1.0, False, False)},
+        "slow": {"original": (1.0, True, False), "polyopt": (4.0, True, False), "vs0": (4.0, True, True)},
+    }
+    works = {"fast": Work(flops=4 * 10**9, bytes=10**9), "slow": Work(flops=10**9, bytes=4 * 10**9)}
+    bounds = {"fast": Bound(0.5, COMPUTE), "slow": Bound(1.0, MEMORY)}
+
+    lines = roofline_table(results, works, bounds, ["polyopt", "vs0"]).splitlines()
+
+    assert lines[0].split() == "kernel flop/B bound s bound polyopt GF/s polyopt frac vs0 GF/s vs0 frac".split()
+    assert lines[1].split() == ["fast", "4.00", "5.000e-01", "compute", "2.00", "0.250", "4.00", "0.500!"]
+    assert lines[2].split() == ["slow", "0.25", "1.000e+00", "memory", "0.25", "0.250", "0.25", "0.250"]
+    assert lines[3].split() == ["geometric", "mean", "0.250", "0.354"]
+    assert lines[0].index("polyopt frac") + len("polyopt frac") == lines[1].index("0.250") + len("0.250")  # aligned
+
+
+def test_the_roofline_limits_are_the_target_files_when_it_sets_them(tmp_path: Path) -> None:
+    target = tmp_path / "machine.target"
+    target.write_text("".join(f"{field.replace('_', '-')} = 5\n" for field in LIMIT_FIELDS))
+
+    limits, origin = roofline_limits(load_target(target))
+
+    assert limits.peak_gflops_double == 5 and limits.bandwidth_dram_core == 5 and str(target) in origin

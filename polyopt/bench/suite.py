@@ -1,7 +1,7 @@
 """Benchmark: original versus optimized example kernels, timed in interleaved runs.
 
 Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
-[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}']``, or
+[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}'] [--roofline [--target FILE]]``, or
 ``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
 [--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
 of a PolyBench/C tree (``polyopt.bench.polybench``: correctness first, as ``polyopt check`` compares), or
@@ -18,6 +18,9 @@ compared too: a mismatch is flagged, never hidden.
 Variants whose preprocessed code is identical (comments aside) are one program:
 it is compiled and timed once, and the later columns are marked ``=``, so that
 noise between two runs of the same code never shows as a speedup or a loss.
+``--roofline`` adds a table: per kernel its arithmetic intensity and roofline bound (``polyopt.roofline.bound``),
+and per tool (polyopt and each ``--vs``) the GFLOP/s reached and the fraction of the bound (bound time ÷
+measured time), with the geometric mean of the fractions.
 """
 
 from __future__ import annotations
@@ -29,12 +32,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from polyopt.bench.corpus import CORPUS_RTOL, corpus_main
 from polyopt.bench.polybench import DATASETS, polybench_main
 from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
+from polyopt.machine import Machine, detect, load_target
 from polyopt.program.check import DEFAULT_RTOL
+from polyopt.roofline.bound import Bound, Work, bound, file_work
+from polyopt.roofline.limits import Limits, measured_limits
+from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -115,6 +123,46 @@ def bench_kernel(
         }
 
 
+Result = Mapping[str, tuple[float, bool, bool]]  # bench_kernel's: per variant, seconds, same output, timed once
+
+
+def roofline_limits(machine: Machine) -> tuple[Limits, str]:
+    """The limits of the roofline: ``machine``'s profile keys when it sets them all (a target file), else the
+    measured ones (``polyopt.roofline.limits``, cached), and where they come from."""
+    values = {field: getattr(machine, field) for field in LIMIT_FIELDS}
+    if all(value > 0 for field, value in values.items() if "_l3" not in field):
+        return Limits(**values), machine.origin
+    limits, how = measured_limits(machine)
+    return limits, f"measured: {how}"
+
+
+def roofline_table(
+    results: Mapping[str, Result], works: Mapping[str, Work], bounds: Mapping[str, Bound], tools: Sequence[str]
+) -> str:
+    """Per kernel, its flops per byte, its bound (seconds, and which limit applies) and per tool the GFLOP/s
+    reached and the fraction of the bound (``!`` after it: the tool's output differs); then the geometric mean
+    of each tool's fractions."""
+    lines = [
+        f"{'kernel':<16}{'flop/B':>8}{'bound s':>12}{'bound':>9}"
+        + "".join(f"{tool + ' GF/s':>16}{tool + ' frac':>15} " for tool in tools)
+    ]
+    fractions: dict[str, list[float]] = {tool: [] for tool in tools}
+    for kernel, result in results.items():
+        work, limit = works[kernel], bounds[kernel]
+        row = f"{kernel:<16}{work.intensity:>8.2f}{limit.seconds:>12.3e}{limit.applies:>9}"
+        for tool in tools:
+            seconds, same, _ = result[tool]
+            fraction = limit.seconds / seconds
+            fractions[tool].append(fraction)
+            row += f"{work.flops / seconds / 1e9:>16.2f}{fraction:>15.3f}{' ' if same else '!'}"
+        lines.append(row)
+    means = [geometric_mean(values) for values in fractions.values()]
+    lines.append(
+        f"{'geometric mean':<45}" + "".join(f"{'':>16}{mean:>15.3f} " if mean else f"{'':>32}" for mean in means)
+    )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m polyopt.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("kernels", nargs="*", help="kernel names (default: the whole example suite)")
@@ -152,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="--polybench: also write the results as JSON")
     parser.add_argument("--markdown", action="store_true", help="--corpus: print the table in markdown")
+    parser.add_argument(
+        "--roofline", action="store_true", help="also each kernel's roofline bound and the fraction each tool reaches"
+    )
+    parser.add_argument(
+        "--target", type=Path, metavar="FILE", help="--roofline: the limits of this target file (else measured)"
+    )
     args = parser.parse_args(argv)
     if args.polybench is not None and args.corpus is not None:
         parser.error("--polybench and --corpus exclude each other")
@@ -172,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"{'kernel':<16}" + "".join(f"{n + ' s':>12}" for n in names) + "".join(f"{n + ' x':>12}" for n in names[1:]))
     speedups: dict[str, list[float]] = {n: [] for n in names[1:]}
+    results: dict[str, Result] = {}
     for kernel in kernels:
         try:
             result = bench_kernel(
@@ -180,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         except (subprocess.CalledProcessError, ToolchainError) as error:
             print(f"{kernel:<16}failed: {error}")
             continue
+        results[kernel] = result
         base = result["original"][0]
         row = f"{kernel:<16}" + "".join(f"{result[n][0]:>12.4f}" for n in names)
         for name in names[1:]:
@@ -193,4 +249,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"geometric mean speedup of {name}: {geometric_mean(values):.2f}x over {len(values)} kernels")
     print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance;")
     print(" '=': its code is identical to an earlier column's, which was timed for both)")
+    if args.roofline:
+        print_roofline(results, args.size, args.threads, names[1:], args.target)
     return 0
+
+
+def print_roofline(
+    results: Mapping[str, Result], size: str, threads: int, tools: Sequence[str], target: Path | None
+) -> None:
+    """The roofline table of ``results`` (kernels timed at ``size`` on ``threads``), under the limits used."""
+    limits, origin = roofline_limits(load_target(target) if target is not None else detect())
+    works = {kernel: file_work(EXAMPLES / f"{kernel}.c", _example_cpp_flags(size)) for kernel in results}
+    bounds = {kernel: bound(work, limits, threads) for kernel, work in works.items()}
+    core = "" if threads > 1 else "_core"
+    print(
+        f"\nroofline at {threads} threads: peak {getattr(limits, f'peak_gflops_double{core}'):g} GFLOP/s,"
+        f" DRAM {getattr(limits, f'bandwidth_dram{core}'):g} GB/s ({origin})"
+    )
+    print(roofline_table(results, works, bounds, tools), end="")
+    print("(frac: bound time / measured time; '!': that tool's output differs from the original's)")

@@ -1,0 +1,84 @@
+"""Tests for ``polyopt.roofline.bound``: the flops and compulsory bytes of small regions, counted by hand, and
+the choice between the compute and the memory bound."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from polyopt.bench.suite import EXAMPLES
+from polyopt.model import PolyModel
+from polyopt.roofline.bound import COMPUTE, MEMORY, Work, bound, file_work, region_work
+from polyopt.roofline.limits import Limits
+from polyopt.target_keys import LIMIT_FIELDS
+
+ModelOf = Callable[..., PolyModel]
+MATRICES = "double A[4][4], B[4][4], C[4][4];\n"
+MATMUL = """for (int i = 0; i < n; i++)
+  for (int j = 0; j < n; j++)
+    for (int k = 0; k < n; k++)
+      C[i][j] += A[i][k] * B[k][j];
+"""
+
+
+def test_a_matrix_product_does_two_flops_per_instance_and_moves_each_matrix_once(model_of: ModelOf) -> None:
+    work = region_work(model_of(MATMUL, f"int n;\n{MATRICES}"), {"n": 4})
+
+    assert work == Work(flops=2 * 4**3, bytes=3 * 4**2 * 8 + 4**2 * 8)  # A, B, C read; C written back
+
+
+def test_a_copy_does_no_flops_and_reads_one_array_and_writes_the_other(model_of: ModelOf) -> None:
+    work = region_work(
+        model_of("for (int i = 0; i < n; i++)\n  b[i] = a[i];\n", "int n;\ndouble a[9], b[9];\n"), {"n": 9}
+    )
+
+    assert work == Work(flops=0, bytes=9 * 8 + 9 * 8)
+
+
+def test_an_in_place_update_reads_and_writes_its_elements_once_and_floats_take_four_bytes(model_of: ModelOf) -> None:
+    body = "for (int t = 0; t < 5; t++)\n  for (int i = 1; i < n; i++)\n    x[i] = x[i] * s - x[i - 1] / 2.0f;\n"
+    work = region_work(model_of(body, "int n;\nfloat x[10], s;\n"), {"n": 10})
+
+    assert work == Work(flops=5 * 9 * 3, bytes=10 * 4 + 9 * 4)  # x[0..9] read, x[1..9] written; s in a register
+
+
+def test_integer_and_subscript_arithmetic_is_no_flop(model_of: ModelOf) -> None:
+    body = "for (int i = 0; i < n; i++)\n  h[i] = 2 * k[i + 1] + m;\n"
+    work = region_work(model_of(body, "int n, m;\nint h[8], k[9];\n"), {"n": 8})
+
+    assert work.flops == 0 and work.bytes == 8 * 8 + 8 * 8
+
+
+def test_an_example_file_is_read_at_the_dataset_size() -> None:
+    work = file_work(EXAMPLES / "gemm.c", [f"-I{EXAMPLES}", "-DMINI_DATASET"])  # NI 7, NJ 9, NK 5
+
+    assert work.flops == 7 * 9 + 3 * 7 * 9 * 5  # C *= beta; C += alpha * A * B
+    assert work.bytes == 8 * (7 * 9 + 7 * 5 + 5 * 9 + 7 * 9)
+
+
+def _limits(peak: float, bandwidth: float) -> Limits:
+    """Limits whose all-core values are ``peak`` and ``bandwidth`` and one core's a quarter of them."""
+    values = {field: (peak if "peak" in field else bandwidth) for field in LIMIT_FIELDS}
+    return Limits(**{field: value / 4 if field.endswith("_core") else value for field, value in values.items()})
+
+
+@pytest.mark.parametrize(
+    ("work", "threads", "seconds", "applies"),
+    [
+        (Work(flops=10**9, bytes=10**8), 2, 0.1, COMPUTE),  # 1e9 / 10 GFLOP/s against 1e8 / 10 GB/s
+        (Work(flops=10**8, bytes=10**9), 2, 0.1, MEMORY),
+        (Work(flops=10**9, bytes=10**8), 1, 0.4, COMPUTE),  # one core: a quarter of the limits
+        (Work(flops=0, bytes=10**9), 1, 0.4, MEMORY),
+    ],
+)
+def test_the_bound_is_the_larger_of_compute_and_memory_time(
+    work: Work, threads: int, seconds: float, applies: str
+) -> None:
+    limit = bound(work, _limits(peak=10.0, bandwidth=10.0), threads)
+
+    assert limit.seconds == pytest.approx(seconds) and limit.applies == applies
+
+
+def test_intensity_is_flops_per_byte() -> None:
+    assert Work(flops=30, bytes=12).intensity == 2.5
