@@ -268,3 +268,11 @@ def test_the_roofline_limits_are_the_target_files_when_it_sets_them(tmp_path: Pa
     limits, origin = roofline_limits(load_target(target))
 
     assert limits.peak_gflops_double == 5 and limits.bandwidth_dram_core == 5 and str(target) in origin
+
+
+@pytest.mark.parametrize(
+    "arguments", [["gemm", "--target", "machine.target"], ["--corpus", "bench/corpus", "--roofline"]]
+)
+def test_the_roofline_flags_are_refused_where_they_mean_nothing(arguments: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        bench_main(arguments)

@@ -209,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.polybench is not None and args.corpus is not None:
         parser.error("--polybench and --corpus exclude each other")
+    if args.target is not None and not args.roofline:
+        parser.error("--target sets the limits of --roofline: it needs --roofline")
+    if args.roofline and (args.polybench is not None or args.corpus is not None):
+        parser.error("--roofline benches the examples: it excludes --polybench and --corpus")
     if (args.polybench is not None or args.corpus is not None) and args.kernels:
         parser.error("--polybench and --corpus take --kernels K1,K2, not kernel names")
     if args.polybench is not None:
