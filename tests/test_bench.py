@@ -258,6 +258,9 @@ def test_the_roofline_table_gives_gflops_and_the_fraction_of_the_bound_per_tool(
     assert lines[1].split() == ["fast", "4.00", "5.000e-01", "compute", "2.00", "0.250", "4.00", "0.500!"]
     assert lines[2].split() == ["slow", "0.25", "1.000e+00", "memory", "0.25", "0.250", "0.25", "0.250"]
     assert lines[3].split() == ["geometric", "mean", "0.250", "0.354"]
+    zero = {"zero": {"original": (1.0, True, False), "polyopt": (0.0, True, False), "vs0": (1.0, True, False)}}
+    line = roofline_table(zero, {"zero": works["fast"]}, {"zero": bounds["fast"]}, ["polyopt", "vs0"]).splitlines()[1]
+    assert line.split()[4:] == ["-", "-", "4.00", "0.500"]
     assert lines[0].index("polyopt frac") + len("polyopt frac") == lines[1].index("0.250") + len("0.250")  # aligned
 
 

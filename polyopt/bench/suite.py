@@ -140,8 +140,8 @@ def roofline_table(
     results: Mapping[str, Result], works: Mapping[str, Work], bounds: Mapping[str, Bound], tools: Sequence[str]
 ) -> str:
     """Per kernel, its flops per byte, its bound (seconds, and which limit applies) and per tool the GFLOP/s
-    reached and the fraction of the bound (``!`` after it: the tool's output differs); then the geometric mean
-    of each tool's fractions."""
+    reached and the fraction of the bound (``!`` after it: the tool's output differs; ``-`` for a time of 0);
+    then the geometric mean of each tool's fractions."""
     lines = [
         f"{'kernel':<16}{'flop/B':>8}{'bound s':>12}{'bound':>9}"
         + "".join(f"{tool + ' GF/s':>16}{tool + ' frac':>15} " for tool in tools)
@@ -152,6 +152,9 @@ def roofline_table(
         row = f"{kernel:<16}{work.intensity:>8.2f}{limit.seconds:>12.3e}{limit.applies:>9}"
         for tool in tools:
             seconds, same, _ = result[tool]
+            if seconds <= 0:  # below the timer's resolution
+                row += f"{'-':>16}{'-':>15} "
+                continue
             fraction = limit.seconds / seconds
             fractions[tool].append(fraction)
             row += f"{work.flops / seconds / 1e9:>16.2f}{fraction:>15.3f}{' ' if same else '!'}"
