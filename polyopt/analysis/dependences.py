@@ -87,18 +87,15 @@ def flow_relation(
     isl's ``compute_flow`` is used unless an access relation has existentially quantified variables
     (strided loops, modulo guards): there it was found to stop with an internal error, to crash, or to
     leave out dependences, so ``_last_sources`` computes the same relation from plain relation operations.
-    isl is given the schedule of the accessing instances alone: the others cannot be sources or sinks, and
-    isl's time grows with every statement of the schedule it is given.
     """
     if any(isl_util.has_local_variables(access) for access in (sink, must, may) if access is not None):
         return _last_sources(sink, schedule.get_map(), must, may)
     info = isl.UnionAccessInfo.from_sink(sink)
-    accessing = sink.domain()
     if must is not None:
-        info, accessing = info.set_must_source(must), accessing.union(must.domain())
+        info = info.set_must_source(must)
     if may is not None:
-        info, accessing = info.set_may_source(may), accessing.union(may.domain())
-    return info.set_schedule(schedule.intersect_domain(accessing)).compute_flow().get_may_dependence()
+        info = info.set_may_source(may)
+    return info.set_schedule(schedule).compute_flow().get_may_dependence()
 
 
 def _last_sources(
