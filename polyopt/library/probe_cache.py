@@ -1,8 +1,9 @@
 """The probe's cache: its measurements per machine and library, one JSON file per key.
 
-Public: ``ProbeKey``, ``cache_folder``, ``library_file``, ``cpu_identity``, ``probe_key``, ``cache_path``, ``load``,
-``write_json``, ``store``, ``computed_once``, ``probed``.  ``cpu_identity``, ``write_json`` and ``computed_once`` also
-serve ``polyopt tune``'s cache (``polyopt.program.tune``).
+Public: ``CacheKey``, ``ProbeKey``, ``cache_folder``, ``library_file``, ``cpu_identity``, ``probe_key``,
+``cache_path``, ``load``, ``write_json``, ``store``, ``computed_once``, ``probed``.  ``CacheKey``, ``cpu_identity``,
+``write_json`` and ``computed_once`` also serve ``polyopt tune``'s cache (``polyopt.program.tune``) and the
+measured limits' (``polyopt.roofline.limits``).
 
 The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
 JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links
@@ -28,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from polyopt import __version__
 from polyopt.library.choice import TIMED, Measurements, Timing
@@ -39,14 +40,17 @@ CACHE_VERSION = 7
 T = TypeVar("T")
 
 
-def key_digest(key: Any) -> str:
-    """A short hash of a cache key (a dataclass instance): the name of its cache file."""
-    text = json.dumps(dataclasses.asdict(key), sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+class CacheKey:
+    """A cache key (a frozen dataclass deriving from this class) and its digest, the name of its cache file."""
+
+    def digest(self) -> str:
+        """A short hash of the key's fields."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True)  # type: ignore[call-overload]
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
-class ProbeKey:
+class ProbeKey(CacheKey):
     """What the measurements depend on: the CPU (model, a hash of its flags), the cores, the library
     file (resolved path, bytes, modification time in ns), ``OPENBLAS_CORETYPE`` and polyopt's version."""
 
@@ -59,9 +63,6 @@ class ProbeKey:
     coretype: str
     polyopt: str = __version__
     version: int = CACHE_VERSION
-
-    def digest(self) -> str:
-        return key_digest(self)
 
 
 def cache_folder(environ: Mapping[str, str] = os.environ) -> Path:

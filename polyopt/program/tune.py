@@ -33,7 +33,7 @@ from polyopt import __version__
 from polyopt.command import PolyoptCommand, output_path, prepared, write_atomically
 from polyopt.diagnostics import PolyoptError
 from polyopt.frontend.regions import find_regions
-from polyopt.library.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
+from polyopt.library.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
 from polyopt.pipeline import optimize_text
 from polyopt.program.check import (
     DEFAULT_CFLAGS,
@@ -261,7 +261,7 @@ def tuned(
 
 
 @dataclass(frozen=True)
-class TuneKey:
+class TuneKey(CacheKey):
     """What a tuning result depends on: the preprocessed FILE's hash (its text's when the preprocessor fails),
     the extra sources' hashes, polyopt's flags, the build (compiler, its version line, flags), the timing
     settings, the alternatives, the CPU (model, a hash of its flags) and cores, and polyopt's version."""
@@ -283,9 +283,6 @@ class TuneKey:
     cores: int
     polyopt: str = __version__
     version: int = CACHE_VERSION
-
-    def digest(self) -> str:
-        return key_digest(self)
 
 
 def _digest(data: bytes) -> str:

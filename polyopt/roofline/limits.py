@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyopt import __version__
-from polyopt.library.probe_cache import cache_folder, computed_once, cpu_identity, key_digest, write_json
+from polyopt.library.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
 from polyopt.machine import Machine
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, run_program
@@ -262,7 +262,7 @@ def run_limits(machine: Machine, min_seconds: float = MIN_SECONDS, trials: int =
 
 
 @dataclass(frozen=True)
-class LimitsKey:
+class LimitsKey(CacheKey):
     """What the limits depend on: the CPU (model, a hash of its flags), the machine's facts, the compiler
     and polyopt's version."""
 
@@ -275,9 +275,6 @@ class LimitsKey:
     compiler: str
     polyopt: str = __version__
     version: int = CACHE_VERSION
-
-    def digest(self) -> str:
-        return key_digest(self)
 
 
 def _compiler() -> str:
