@@ -1,7 +1,7 @@
 """The machine's limits, measured once per machine: peak FLOP/s and the bandwidth of each memory level.
 
 Public: ``Limits``, ``LimitsKey``, ``LimitsError``, ``MIN_SECONDS``, ``TRIALS``, ``accumulators``,
-``working_sets``, ``program``, ``parse``, ``run_limits``, ``limits_key``, ``measured_limits``.
+``working_sets``, ``program``, ``parse``, ``run_limits``, ``stable_limits``, ``limits_key``, ``measured_limits``.
 
 One generated C program (``program``) measures everything in one run, built with
 ``gcc -O3 -march=native -fopenmp``:
@@ -16,10 +16,12 @@ One generated C program (``program``) measures everything in one run, built with
   A level's bandwidth is the better of the two kernels (``Limits.kernels`` says which).
 
 Each is measured on one thread and on all cores (OpenMP): its repetitions double until a pass takes
-``MIN_SECONDS``, then the best of ``TRIALS`` passes counts.  The result is cached per user like the
-probe's (``polyopt.library.probe_cache``), per CPU, cores, caches, vector width, compiler and polyopt
-version; ``python -m polyopt.roofline`` prints it as the target profile's ``peak-gflops-*`` and
-``bandwidth-*`` keys.
+``MIN_SECONDS``, then the best of ``TRIALS`` passes counts.  The program runs again until a run raises
+no limit by more than ``STABLE`` (at most ``RUNS`` times), each limit the best of the runs: another job
+on the machine lowers a run's figures (the all-core ones most), never raises them.  The result is cached
+per user like the probe's (``polyopt.library.probe_cache``), per CPU, cores, caches, vector width,
+compiler and polyopt version; ``python -m polyopt.machine`` prints it as the target profile's
+``peak-gflops-*`` and ``bandwidth-*`` keys.
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ from polyopt.machine import Machine
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, run_program
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 MIN_SECONDS = 0.04  # a timed pass lasts at least this long
 TRIALS = 5  # timed passes per measurement: the best counts
+STABLE = 0.05  # the runs stop when one raises no limit by more than this fraction
+RUNS = 6  # at most this many runs of the program
 LEVELS = ("l1", "l2", "l3", "dram")
 KERNELS = ("fma", "copy", "triad")
 
@@ -69,6 +73,7 @@ class Limits:
     bandwidth_dram_core: float
     bandwidth_dram: float
     kernels: tuple[tuple[str, str], ...] = ()
+    runs: int = 1
 
     def settings(self) -> dict[str, float]:
         """The limits by ``Machine`` field (the target profile's keys)."""
@@ -261,6 +266,34 @@ def run_limits(machine: Machine, min_seconds: float = MIN_SECONDS, trials: int =
     return parse(result.stdout)
 
 
+def _best(first: Limits, second: Limits) -> Limits:
+    """Each limit the larger of the two measurements', with the kernel that measured it."""
+    kernels = dict(first.kernels)
+    values = {}
+    for field in LIMIT_FIELDS:
+        values[field] = max(getattr(first, field), getattr(second, field))
+        if getattr(second, field) > getattr(first, field):
+            kernels[field] = dict(second.kernels)[field]
+    return Limits(**values, kernels=tuple(kernels.items()), runs=first.runs + second.runs)
+
+
+def _raised(before: Limits, after: Limits) -> bool:
+    """Whether ``after`` raises some limit of ``before`` by more than ``STABLE``."""
+    return any(getattr(after, field) > (1 + STABLE) * getattr(before, field) for field in LIMIT_FIELDS)
+
+
+def stable_limits(machine: Machine, run: Callable[[Machine], Limits] = run_limits, runs: int = RUNS) -> Limits:
+    """``machine``'s limits, ``run`` again until a run raises none by more than ``STABLE`` (at most ``runs``
+    runs): each limit the best of the runs."""
+    best = run(machine)
+    while best.runs < runs:
+        merged = _best(best, run(machine))
+        if not _raised(best, merged):
+            return merged
+        best = merged
+    return best
+
+
 @dataclass(frozen=True)
 class LimitsKey(CacheKey):
     """What the limits depend on: the CPU (model, a hash of its flags), the machine's facts, the compiler
@@ -298,7 +331,8 @@ def _load(path: Path, key: LimitsKey) -> Limits | None:
         if data.get("key") != json.loads(json.dumps(dataclasses.asdict(key))):
             return None
         kernels = tuple((field, kernel) for field, kernel in data["kernels"])
-        return Limits(**{field: float(data[field]) for field in LIMIT_FIELDS}, kernels=kernels)
+        values = {field: float(data[field]) for field in LIMIT_FIELDS}
+        return Limits(**values, kernels=kernels, runs=int(data.get("runs", 1)))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -311,9 +345,12 @@ def measured_limits(
     machine: Machine, folder: Path | None = None, run: Callable[[Machine], Limits] = run_limits
 ) -> tuple[Limits, str]:
     """``machine``'s limits: read from the cache in ``folder`` (default: the probe's), else measured by ``run``
-    and cached there (one measurement at a time); and what happened."""
+    until stable (``stable_limits``) and cached there (one measurement at a time); and what happened."""
     key = limits_key(machine)
     path = (folder if folder is not None else cache_folder()) / f"limits-{key.digest()}.json"
     return computed_once(
-        path, lambda: _load(path, key), lambda: run(machine), lambda limits, seconds: _store(path, key, limits, seconds)
+        path,
+        lambda: _load(path, key),
+        lambda: stable_limits(machine, run),
+        lambda limits, seconds: _store(path, key, limits, seconds),
     )

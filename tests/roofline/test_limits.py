@@ -12,12 +12,14 @@ import pytest
 
 from polyopt.machine import Machine, detect, load_target, target_text
 from polyopt.roofline.limits import (
+    Limits,
     LimitsError,
     limits_key,
     measured_limits,
     parse,
     program,
     run_limits,
+    stable_limits,
     working_sets,
 )
 from polyopt.target_keys import LIMIT_FIELDS
@@ -92,10 +94,37 @@ def test_the_limits_are_measured_once_then_read_from_the_cache(tmp_path: Path) -
     first, what = measured_limits(TINY, tmp_path, run)
     again, what_again = measured_limits(TINY, tmp_path, run)
 
-    assert runs == [TINY] and again == first == parse(PRINTED)
+    assert runs == [TINY, TINY] and again == first == dataclasses.replace(parse(PRINTED), runs=2)
     assert what.startswith("ran in ") and what_again.startswith("read from the cache ")
     other, _ = measured_limits(dataclasses.replace(TINY, cores=3), tmp_path, run)
-    assert len(runs) == 2 and limits_key(TINY) != limits_key(dataclasses.replace(TINY, cores=3))
+    assert len(runs) == 4 and limits_key(TINY) != limits_key(dataclasses.replace(TINY, cores=3))
+
+
+def _scaled(factor: float, kernel: str = "triad") -> Limits:
+    """PRINTED's limits times ``factor``, each bandwidth measured by ``kernel``."""
+    limits = parse(PRINTED.replace("triad", kernel))
+    return dataclasses.replace(limits, **{field: value * factor for field, value in limits.settings().items()})
+
+
+def test_the_program_runs_again_until_no_limit_rises_by_more_than_five_percent() -> None:
+    measurements = iter([_scaled(1.0), _scaled(1.5, "copy"), _scaled(1.52), _scaled(9.0)])
+
+    limits = stable_limits(TINY, lambda machine: next(measurements))
+
+    assert limits.runs == 3 and limits.settings() == _scaled(1.52).settings()
+    assert dict(limits.kernels)["bandwidth_l1"] == "triad" and dict(limits.kernels)["peak_gflops_float"] == "fma"
+
+
+def test_a_slower_run_lowers_no_limit_and_the_runs_are_capped() -> None:
+    slower = iter([_scaled(1.0), _scaled(0.5, "copy")])
+    rising = iter(_scaled(2.0**k) for k in range(10))
+
+    kept = stable_limits(TINY, lambda machine: next(slower))
+    capped = stable_limits(TINY, lambda machine: next(rising), runs=3)
+
+    assert kept.runs == 2 and kept.settings() == _scaled(1.0).settings()
+    assert dict(kept.kernels)["bandwidth_l2"] == "triad"
+    assert capped.runs == 3 and capped.settings() == _scaled(4.0).settings()
 
 
 def test_the_limits_round_trip_through_a_target_file(tmp_path: Path) -> None:
@@ -109,17 +138,31 @@ def test_the_limits_round_trip_through_a_target_file(tmp_path: Path) -> None:
     assert "bandwidth-dram = 12.5 " in target_text(machine)
 
 
-def test_python_m_polyopt_roofline_prints_the_cached_limits(tmp_path: Path) -> None:
-    measured_limits(detect(), tmp_path / "polyopt", lambda machine: parse(PRINTED))
-
-    result = subprocess.run(
-        [sys.executable, "-m", "polyopt.roofline"],
+def _machine_command(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "polyopt.machine", *arguments],
         capture_output=True,
         text=True,
         timeout=60,
-        check=True,
         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)},
     )
 
-    assert "peak-gflops-double-core = 1.5 " in result.stdout
+
+def test_python_m_polyopt_machine_prints_the_cached_limits(tmp_path: Path) -> None:
+    measured_limits(detect(), tmp_path / "polyopt", lambda machine: parse(PRINTED))
+
+    result = _machine_command(tmp_path)
+
+    assert result.returncode == 0
+    assert "peak-gflops-double-core = 1.5 " in result.stdout and "\nl1 = " in result.stdout
     assert result.stderr.startswith("limits: read from the cache ") and "bandwidth-l1 triad" in result.stderr
+    assert "best of 2 runs" in result.stderr
+
+
+def test_python_m_polyopt_machine_no_limits_measures_nothing(tmp_path: Path) -> None:
+    result = _machine_command(tmp_path, "--no-limits")
+    wrong = _machine_command(tmp_path, "--limits")
+
+    assert result.returncode == 0 and result.stderr == ""
+    assert "peak-gflops-double-core = 0.0 " in result.stdout and not (tmp_path / "polyopt").exists()
+    assert wrong.returncode == 1 and "unknown arguments: --limits" in wrong.stderr

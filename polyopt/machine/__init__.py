@@ -16,11 +16,12 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
 
 Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).  A key that the
 file leaves out takes the detected value (a fact) or its default (a profile key).  ``KEYS`` lists
-every key with its default and meaning; ``python -m polyopt.machine`` prints them all in this format.
+every key with its default and meaning; ``python -m polyopt.machine`` prints them all in this format, with
+the machine's limits measured (``polyopt.roofline.limits``).
 
 Public: ``Machine``, ``Key``, ``KEYS``, ``DEFAULTS``, ``BLAS_THRESHOLD``,
 ``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``, ``parse_size``, ``detect``, ``detect_from``,
-``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``keys_markdown``, ``main``.
+``target_settings``, ``load_target``, ``with_overrides``, ``target_text``, ``keys_markdown``.
 """
 
 from __future__ import annotations
@@ -303,12 +304,3 @@ def keys_markdown() -> str:
         for key in KEYS
     ]
     return "\n".join(["| key | default | meaning |", "|---|---|---|", *rows]) + "\n"
-
-
-def main() -> None:
-    """``python -m polyopt.machine``: print the detected machine and the default profile as a target file."""
-    print(target_text(detect()), end="")
-
-
-if __name__ == "__main__":
-    main()
