@@ -181,6 +181,19 @@ def band_has_inner_band(band: isl.ScheduleNode) -> bool:
     return has_below(band, _NODE.band)
 
 
+def bands_below(top: isl.ScheduleNode) -> list[isl.ScheduleNode]:
+    """The band nodes below ``top`` (``top`` left out), top-down."""
+    found: list[isl.ScheduleNode] = []
+
+    def visit(node: isl.ScheduleNode) -> bool:
+        if node.get_type() == _NODE.band and not node.is_equal(top):
+            found.append(node.copy())
+        return True
+
+    top.foreach_descendant_top_down(visit)
+    return found
+
+
 def has_below(top: isl.ScheduleNode, kind: isl.schedule_node_type) -> bool:
     """Whether a node of type ``kind`` other than ``top`` lies below ``top``."""
     found = [False]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 
 import islpy as isl
 
-from polyopt.schedule_tree import band_nodes, band_statements, parallel_outermost_members
+from polyopt.schedule_tree import band_nodes, band_statements, bands_below, parallel_outermost_members
 
 MIN_NESTED_DEPTH = 2
 MIN_WAVEFRONT_MEMBERS = 3
@@ -65,22 +65,35 @@ def _parallel_members(band: isl.ScheduleNode, dependences: isl.UnionMap) -> Iter
     return parallel_outermost_members(band, candidates, dependences)
 
 
-def runs_wavefront(band: isl.ScheduleNode, threads: StartsThreads | None = None) -> bool:
+def runs_wavefront(
+    band: isl.ScheduleNode, threads: StartsThreads | None = None, inner_dependences: isl.UnionMap | None = None
+) -> bool:
     """Whether ``band``, once tiled, may run its tiles as a wavefront (one barrier per wavefront).
 
     A permutable band of ``MIN_WAVEFRONT_MEMBERS`` members or more may.  A two-member band only
-    when it is all the loops of its statements and ``threads`` says a loop over them starts threads
-    (run on one core, the skewed order of the tiles only loses locality): its wavefronts are short,
-    so their barriers pay only once per region and over tiles of its whole work (a triangular solve,
-    a 1-D stencil over data beyond the cache), not once per iteration of an enclosing loop
-    (floyd-warshall's ``k``) or around inner loops of their own."""
+    outside any loop and when ``threads`` says a loop over its statements starts threads (run on one
+    core, the skewed order of the tiles only loses locality): its wavefronts are short, so their
+    barriers pay only once per region and over tiles of its whole work (a triangular solve, a 1-D
+    stencil over data beyond the cache), not once per iteration of an enclosing loop
+    (floyd-warshall's ``k``).  When its statements have loops below it, only given the
+    ``inner_dependences`` and if no band below has a parallel member under them worth threads
+    (``MIN_NESTED_DEPTH``): such a loop needs no skew and no barrier between wavefronts (a dynamic
+    program's table has none).  The parallel planner gives them, once the schedule is chosen; fusion,
+    weighing schedules, does not: counted as parallel, such a band would draw fusion to a schedule whose
+    only parallelism is a wavefront, away from nests with parallel loops of their own (gramschmidt)."""
     count = band.band_n_member()
     if not band.band_get_permutable() or count < 2:
         return False
     if count >= MIN_WAVEFRONT_MEMBERS:
         return True
-    whole = enclosing_dimensions(band) == 0 and work_dimensions(band) == count
-    return whole and threads is not None and threads(frozenset(band_statements(band)))
+    if enclosing_dimensions(band) != 0 or threads is None or not threads(frozenset(band_statements(band))):
+        return False
+    if work_dimensions(band) == count:
+        return True
+    return inner_dependences is not None and not any(
+        work_dimensions(inner) >= MIN_NESTED_DEPTH and has_parallel_member(inner, inner_dependences)
+        for inner in bands_below(band)
+    )
 
 
 def parallel_statements(

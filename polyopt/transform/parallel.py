@@ -129,7 +129,7 @@ def _choose(band: isl.ScheduleNode, search: _Search) -> ParallelLoop | None:
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
             return ParallelLoop(anchor, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
-    if anchor in search.tiled and runs_wavefront(band, search.threads):
+    if anchor in search.tiled and runs_wavefront(band, search.threads, search.dependences):
         clauses = _clauses(_wavefront(band), 0, search.model, search.reductions)
         if clauses is not None:
             return ParallelLoop(anchor, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
