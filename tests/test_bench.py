@@ -274,7 +274,13 @@ def test_the_roofline_limits_are_the_target_files_when_it_sets_them(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    "arguments", [["gemm", "--target", "machine.target"], ["--corpus", "bench/corpus", "--roofline"]]
+    "arguments",
+    [
+        ["gemm", "--target", "machine.target"],
+        ["--corpus", "bench/corpus", "--roofline"],
+        ["gemm", "--plot", "roofline.svg"],
+        ["gemm", "--roofline", "--plot", "roofline.pdf"],
+    ],
 )
 def test_the_roofline_flags_are_refused_where_they_mean_nothing(arguments: list[str]) -> None:
     with pytest.raises(SystemExit):

@@ -1,7 +1,8 @@
 """Benchmark: original versus optimized example kernels, timed in interleaved runs.
 
 Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
-[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}'] [--roofline [--target FILE]]``, or
+[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}'] [--roofline [--target FILE]
+[--plot FILE.svg]]``, or
 ``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
 [--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
 of a PolyBench/C tree (``polyopt.bench.polybench``: correctness first, as ``polyopt check`` compares), or
@@ -20,7 +21,7 @@ it is compiled and timed once, and the later columns are marked ``=``, so that
 noise between two runs of the same code never shows as a speedup or a loss.
 ``--roofline`` adds a table: per kernel its arithmetic intensity and roofline bound (``polyopt.roofline.bound``),
 and per tool (polyopt and each ``--vs``) the GFLOP/s reached and the fraction of the bound (bound time ÷
-measured time), with the geometric mean of the fractions.
+measured time), with the geometric mean of the fractions; ``--plot FILE`` draws them (``polyopt.roofline.plot``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from polyopt.machine import Machine, detect, load_target
 from polyopt.program.check import DEFAULT_RTOL
 from polyopt.roofline.bound import Bound, Work, bound, file_work
 from polyopt.roofline.limits import Limits, measured_limits
+from polyopt.roofline.plot import SUFFIXES, PlotError, Point, plot_roofline
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
@@ -209,11 +211,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--target", type=Path, metavar="FILE", help="--roofline: the limits of this target file (else measured)"
     )
+    parser.add_argument(
+        "--plot", type=Path, metavar="FILE", help="--roofline: also draw the roofline into FILE (.svg or .png)"
+    )
     args = parser.parse_args(argv)
     if args.polybench is not None and args.corpus is not None:
         parser.error("--polybench and --corpus exclude each other")
     if args.target is not None and not args.roofline:
         parser.error("--target sets the limits of --roofline: it needs --roofline")
+    if args.plot is not None and not args.roofline:
+        parser.error("--plot draws the roofline: it needs --roofline")
+    if args.plot is not None and args.plot.suffix not in SUFFIXES:
+        parser.error(f"--plot: the file's suffix chooses the format, one of {', '.join(SUFFIXES)}")
     if args.roofline and (args.polybench is not None or args.corpus is not None):
         parser.error("--roofline benches the examples: it excludes --polybench and --corpus")
     if (args.polybench is not None or args.corpus is not None) and args.kernels:
@@ -231,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         f"size {args.size}, {args.threads} threads, median of {args.runs} rounds or more (until each variant's"
         f" times add up to {args.min_seconds} s, {MAX_ROUNDS} at most), gcc {' '.join(CFLAGS)}"
     )
+    for index, command in enumerate(args.vs):
+        print(f"vs{index}: {command}")
     print(f"{'kernel':<16}" + "".join(f"{n + ' s':>12}" for n in names) + "".join(f"{n + ' x':>12}" for n in names[1:]))
     speedups: dict[str, list[float]] = {n: [] for n in names[1:]}
     results: dict[str, Result] = {}
@@ -257,14 +268,24 @@ def main(argv: list[str] | None = None) -> int:
     print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance;")
     print(" '=': its code is identical to an earlier column's, which was timed for both)")
     if args.roofline:
-        print_roofline(results, args.size, args.threads, names[1:], args.target)
+        try:
+            print_roofline(results, args.size, args.threads, names[1:], args.target, args.plot)
+        except PlotError as error:
+            print(f"python -m polyopt.bench: error: {error}", file=sys.stderr)
+            return 1
     return 0
 
 
 def print_roofline(
-    results: Mapping[str, Result], size: str, threads: int, tools: Sequence[str], target: Path | None
+    results: Mapping[str, Result],
+    size: str,
+    threads: int,
+    tools: Sequence[str],
+    target: Path | None,
+    plot: Path | None = None,
 ) -> None:
-    """The roofline table of ``results`` (kernels timed at ``size`` on ``threads``), under the limits used."""
+    """The roofline table of ``results`` (kernels timed at ``size`` on ``threads``), under the limits used;
+    with ``plot``, also drawn there."""
     limits, origin = roofline_limits(load_target(target) if target is not None else detect())
     works = {kernel: file_work(EXAMPLES / f"{kernel}.c", _example_cpp_flags(size)) for kernel in results}
     bounds = {kernel: bound(work, limits, threads) for kernel, work in works.items()}
@@ -275,3 +296,12 @@ def print_roofline(
     )
     print(roofline_table(results, works, bounds, tools), end="")
     print("(frac: bound time / measured time; '!': that tool's output differs from the original's)")
+    if plot is not None:
+        points = [
+            Point(kernel, tool, works[kernel].intensity, works[kernel].flops / result[tool][0] / 1e9)
+            for kernel, result in results.items()
+            for tool in ("original", *tools)
+            if result[tool][0] > 0
+        ]
+        plot_roofline(plot, points, limits, threads, f"size {size}, {threads} threads; limits {origin}")
+        print(f"roofline plot: {plot}")
