@@ -50,12 +50,12 @@ from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_differenc
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def _example_cpp_flags(size: str) -> list[str]:
+def example_cpp_flags(size: str) -> list[str]:
     return [f"-I{EXAMPLES}", f"-D{size}_DATASET"]
 
 
 def _compile(source: Path, binary: Path, size: str) -> None:
-    compile_c(source, binary, flags=[*CFLAGS, *_example_cpp_flags(size), "-DPOLYBENCH_TIME"])
+    compile_c(source, binary, flags=[*CFLAGS, *example_cpp_flags(size), "-DPOLYBENCH_TIME"])
 
 
 def _run(binary: Path, threads: int) -> tuple[float, str]:
@@ -65,6 +65,13 @@ def _run(binary: Path, threads: int) -> tuple[float, str]:
         if line.startswith("polybench-time:"):
             return float(line.split()[1]), done.stdout
     raise ToolchainError(f"{binary} printed no polybench-time")
+
+
+def tool_command(template: str, source: Path, output: Path, size: str) -> list[str]:
+    """The command line of a tool's ``template`` (``--vs``) with ``{in}``, ``{out}`` and ``{cppflags}`` (the -I/-D
+    of an example at ``size``) filled in."""
+    cppflags = " ".join(map(shlex.quote, example_cpp_flags(size)))
+    return shlex.split(template.format(**{"in": str(source), "out": str(output), "cppflags": cppflags}))
 
 
 def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[str], size: str) -> dict[str, Path]:
@@ -79,9 +86,7 @@ def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[st
     variants["polyopt"] = optimized
     for index, template in enumerate(others):
         out = folder / f"{kernel}.vs{index}.c"
-        cppflags = " ".join(map(shlex.quote, _example_cpp_flags(size)))
-        command = template.format(**{"in": str(source), "out": str(out), "cppflags": cppflags})
-        subprocess.run(shlex.split(command), check=True, capture_output=True, cwd=folder)
+        subprocess.run(tool_command(template, source, out, size), check=True, capture_output=True, cwd=folder)
         variants[f"vs{index}"] = out
     return variants
 
@@ -107,7 +112,7 @@ def bench_kernel(
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         sources = kernel_variants(kernel, folder, flags, others, size)
-        twin = twins(sources, _example_cpp_flags(size))
+        twin = twins(sources, example_cpp_flags(size))
         binaries = {}
         for name in dict.fromkeys(twin.values()):
             binaries[name] = folder / f"{kernel}.{name}.bin"
@@ -287,7 +292,7 @@ def print_roofline(
     """The roofline table of ``results`` (kernels timed at ``size`` on ``threads``), under the limits used;
     with ``plot``, also drawn there."""
     limits, origin = roofline_limits(load_target(target) if target is not None else detect())
-    works = {kernel: file_work(EXAMPLES / f"{kernel}.c", _example_cpp_flags(size)) for kernel in results}
+    works = {kernel: file_work(EXAMPLES / f"{kernel}.c", example_cpp_flags(size)) for kernel in results}
     bounds = {kernel: bound(work, limits, threads) for kernel, work in works.items()}
     core = "" if threads > 1 else "_core"
     print(

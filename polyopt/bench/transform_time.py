@@ -1,0 +1,96 @@
+"""The optimizer's own time: seconds to transform each example kernel, polyopt against other tools.
+
+Usage: ``python -m polyopt.bench.transform_time [KERNEL ...] [--size LARGE] [--rounds 5] [--flags '...']
+[--vs 'polycc --tile --parallel {in} -o {out}'] [--save DIR] [--same-as DIR]``.
+
+Each tool's command runs on each kernel in turn (polyopt, then each ``--vs``, round after round), timed by the
+wall clock of the whole process, as a Makefile runs it; per kernel the median of the rounds, then per tool the
+median over the kernels.  polyopt's output must be the same bytes in every round (else it is flagged);
+``--save DIR`` keeps it, and ``--same-as DIR`` compares it with an earlier ``--save``, so that a faster optimizer
+is shown to make the same decisions.  polyopt's own probe is read from its cache: a first, untimed round
+fills it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from polyopt.bench.suite import EXAMPLES, tool_command
+
+PROG = "python -m polyopt.bench.transform_time"
+POLYOPT = f"{shlex.quote(sys.executable)} -m polyopt {{cppflags}} {{in}} -o {{out}}"
+
+
+def _timed(command: Sequence[str], folder: Path) -> float:
+    """The wall-clock seconds of ``command`` run in ``folder`` (raises when it fails)."""
+    start = time.perf_counter()
+    subprocess.run(command, cwd=folder, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def kernel_times(
+    kernel: str, tools: dict[str, str], rounds: int, size: str, flags: str, folder: Path
+) -> tuple[dict[str, float], bytes, bool]:
+    """Per tool the median seconds over ``rounds`` (after one untimed round), polyopt's output and whether it
+    was the same in every round."""
+    source = EXAMPLES / f"{kernel}.c"
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    outputs: set[bytes] = set()
+    for round_ in range(rounds + 1):
+        for name, template in tools.items():
+            output = folder / f"{kernel}.{name}.c"
+            extra = shlex.split(flags) if name == "polyopt" else []
+            seconds = _timed([*tool_command(template, source, output, size), *extra], folder)
+            if round_:
+                times[name].append(seconds)
+            if name == "polyopt":
+                outputs.add(output.read_bytes())
+    return {name: statistics.median(values) for name, values in times.items()}, outputs.pop(), not outputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("kernels", nargs="*", help="kernel names (default: the whole example suite)")
+    parser.add_argument("--size", default="LARGE", choices=["MINI", "SMALL", "LARGE"])
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per kernel (default 5)")
+    parser.add_argument("--flags", default="", help="extra polyopt flags")
+    parser.add_argument("--vs", action="append", default=[], metavar="COMMAND", help="another tool; may repeat")
+    parser.add_argument("--save", type=Path, metavar="DIR", help="write polyopt's outputs into DIR")
+    parser.add_argument("--same-as", type=Path, metavar="DIR", help="compare polyopt's outputs with DIR's")
+    args = parser.parse_args(argv)
+    kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))
+    tools = {"polyopt": POLYOPT, **{f"vs{index}": command for index, command in enumerate(args.vs)}}
+    for name, command in tools.items():
+        print(f"{name}: {command} {args.flags if name == 'polyopt' else ''}".rstrip())
+    print(f"size {args.size}, median of {args.rounds} rounds (wall clock per run)")
+    print(f"{'kernel':<16}" + "".join(f"{name + ' s':>12}" for name in tools) + "  polyopt output")
+    medians: dict[str, list[float]] = {name: [] for name in tools}
+    different = 0
+    with tempfile.TemporaryDirectory(prefix="polyopt-transform-time-") as name:
+        for kernel in kernels:
+            times, output, stable = kernel_times(kernel, tools, args.rounds, args.size, args.flags, Path(name))
+            status = "stable" if stable else "CHANGES between rounds"
+            if args.same_as is not None:
+                same = (args.same_as / f"{kernel}.c").read_bytes() == output
+                status += ", same as before" if same else ", DIFFERS from before"
+                different += not same
+            if args.save is not None:
+                args.save.mkdir(parents=True, exist_ok=True)
+                (args.save / f"{kernel}.c").write_bytes(output)
+            for tool, seconds in times.items():
+                medians[tool].append(seconds)
+            print(f"{kernel:<16}" + "".join(f"{times[tool]:>12.3f}" for tool in tools) + f"  {status}", flush=True)
+    print(f"{'median':<16}" + "".join(f"{statistics.median(values):>12.3f}" for values in medians.values()))
+    return 1 if different else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
