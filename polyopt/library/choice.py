@@ -95,11 +95,13 @@ class Call:
 @dataclass(frozen=True)
 class LibraryChoice:
     """The calls of every idiom kind, whether the microkernel computes GEMMs (and SYMMs and TRMMs) where no
-    call is made, and where the choice came from."""
+    call is made, and where the choice came from; ``closeness`` says how close the microkernel's choice was
+    (empty when not measured)."""
 
     calls: tuple[Call, ...]
     microkernel: bool
     origin: str
+    closeness: str = ""
 
     def threshold(self, idiom: Idiom, shared: bool = False) -> int | None:
         """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
@@ -109,7 +111,8 @@ class LibraryChoice:
 
     def describe(self) -> tuple[str, ...]:
         """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
-        lines = [f"GEMMs, SYMMs, TRMMs not called: {'the microkernel' if self.microkernel else 'the loops'}"]
+        code = "the microkernel" if self.microkernel else "the loops"
+        lines = [f"GEMMs, SYMMs, TRMMs not called: {code}" + (f" ({self.closeness})" if self.closeness else "")]
         for call in self.calls:
             when = "never called" if call.threshold is None else f"called from work {call.threshold}"
             lines.append(f"{call.kind}: {when} ({call.reason})")
@@ -134,8 +137,7 @@ def crossover(timings: tuple[Timing, ...], microkernel: bool = False) -> int | N
     ``microkernel``, else the loops) at every larger measured size; None when it does not at the largest."""
     found: int | None = None
     for timing in sorted(timings, key=lambda t: t.size, reverse=True):
-        alternative = timing.microkernel if microkernel and timing.microkernel is not None else timing.loops
-        if not beats(timing.call, alternative):
+        if not beats(timing.call, _alternative(timing, microkernel)):
             break
         found = timing.size
     return found
@@ -165,13 +167,26 @@ def default_choice(machine: Machine) -> LibraryChoice:
     return LibraryChoice(_machine_calls(machine), True, f"machine ({machine.origin})")
 
 
+def _alternative(timing: Timing, microkernel: bool) -> float:
+    """The time of what runs instead of the call: the microkernel when ``microkernel`` and measured, else the loops."""
+    return timing.microkernel if microkernel and timing.microkernel is not None else timing.loops
+
+
+def _ratio(seconds: float, other: float) -> str:
+    """How close a call was: ``seconds`` as a multiple of ``other``."""
+    return f"{seconds / other:.2f}x" if other > 0 else "an unmeasured multiple of"
+
+
 def _measured_call(kind: str, timings: tuple[Timing, ...], power: int, microkernel: bool, name: str) -> Call:
+    """The call of ``kind`` from its crossover, the reason saying how close the call was: the call's time as a
+    multiple of the alternative's at the largest size (never called) or at the crossover."""
     size = crossover(timings, microkernel)
     against = "the microkernel" if microkernel else "the loops"
+    at = {t.size: t for t in timings}[size if size is not None else max(t.size for t in timings)]
+    close = f"taking {_ratio(at.call, _alternative(at, microkernel))} its time there"
     if size is None:
-        largest = max(t.size for t in timings)
-        return Call(kind, None, f"{name} call slower than {against} up to n = {largest}")
-    return Call(kind, size**power, f"{name} call faster than {against} from n = {size}")
+        return Call(kind, None, f"{name} call slower than {against} up to n = {at.size}, {close}")
+    return Call(kind, size**power, f"{name} call faster than {against} from n = {size}, {close}")
 
 
 def measured_choice(
@@ -193,4 +208,10 @@ def measured_choice(
         measured[call.kind] if call.kind in measured and _LEVELS[call.kind] not in given else call
         for call in _machine_calls(machine)
     )
-    return LibraryChoice(calls, kernel, origin)
+    largest = max(measurements.gemm, key=lambda t: t.size)
+    closeness = (
+        f"it takes {_ratio(largest.microkernel, largest.loops)} the loops' time at n = {largest.size}"
+        if largest.microkernel is not None
+        else ""
+    )
+    return LibraryChoice(calls, kernel, origin, closeness)

@@ -398,12 +398,14 @@ def test_a_run_waits_for_the_probe_until_a_region_needs_it_then_the_next_reads_t
 
     cached = _run_probe(tmp_path, run)
 
-    assert run.calls == 1 and cached.initial == LibraryChoice(choice.calls, choice.microkernel, cached.status)
+    assert run.calls == 1
+    assert cached.initial == LibraryChoice(choice.calls, choice.microkernel, cached.status, choice.closeness)
     assert cached.status.startswith("measured by the probe, read from the cache ")
     assert cached.report()[1:4] == (
-        "  GEMMs, SYMMs, TRMMs not called: the microkernel",
-        "  Gemm: never called (GEMM call slower than the microkernel up to n = 800)",
-        "  BatchedGemm: called from work 64000000 (GEMM call faster than the loops from n = 400)",
+        "  GEMMs, SYMMs, TRMMs not called: the microkernel (it takes 0.38x the loops' time at n = 800)",
+        "  Gemm: never called (GEMM call slower than the microkernel up to n = 800, taking 1.67x its time there)",
+        "  BatchedGemm: called from work 64000000 (GEMM call faster than the loops from n = 400, taking 0.90x its"
+        " time there)",
     )
 
 
@@ -583,5 +585,5 @@ def test_the_command_reads_a_cached_probe(tmp_path: Path, monkeypatch) -> None:
     assert f"library: measured by the probe, read from the cache {cache_path(key, tmp_path / 'polyopt')}" in (
         result.stderr
     )
-    assert "  Gemm: never called (GEMM call slower than the microkernel up to n = 800)" in result.stderr
+    assert "  Gemm: never called (GEMM call slower than the microkernel up to n = 800, taking 1.67x" in result.stderr
     assert "cblas_dgemm" not in result.stdout
