@@ -107,6 +107,8 @@ class Machine:
     bandwidth_l3: float = DEFAULTS["bandwidth_l3"]
     bandwidth_dram_core: float = DEFAULTS["bandwidth_dram_core"]
     bandwidth_dram: float = DEFAULTS["bandwidth_dram"]
+    peak_gops_int_core: float = DEFAULTS["peak_gops_int_core"]
+    peak_gops_int: float = DEFAULTS["peak_gops_int"]
 
     @property
     def shared_cache(self) -> int:

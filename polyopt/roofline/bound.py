@@ -1,15 +1,19 @@
 """The roofline bound of a region: its floating-point work and compulsory memory traffic, and the least time
 the machine's limits allow for them.
 
-Public: ``Work``, ``Bound``, ``COMPUTE``, ``MEMORY``, ``statement_flops``, ``region_work``, ``file_work``,
+Public: ``Work``, ``Bound``, ``COMPUTE``, ``MEMORY``, ``statement_operations``, ``region_work``, ``file_work``,
 ``bound``.
 
-Flops (``statement_flops``): each ``+ - * /`` and each compound assignment ``+= -= *= /=`` (and ``++``,
-``--``) of a statement's expression counts one operation when its type is floating, or cannot be told (a
-type from a header, as PolyBench's ``DATA_TYPE``); integer and pointer arithmetic, subscripts, comparisons,
-unary minus and calls (``sqrt``) count nothing, so a plain copy is 0 flops.  A region's flops are the sum
-over its statements of their instance counts (isl counts their domains' points at the parameter values) times
-their operations.
+Operations (``statement_operations``): each ``+ - * /``, each compound assignment ``+= -= *= /=`` (and
+``++``, ``--``) and each selection ``c ? a : b`` (a maximum or a minimum, one vector instruction with its
+comparison) of a statement's expression counts one operation: a flop when its type is floating, or cannot be
+told (a type from a header, as PolyBench's ``DATA_TYPE``), an integer operation when it is an integer type.
+Subscripts, pointer arithmetic, comparisons, unary minus and calls (``sqrt``, a macro kept as a call) count
+nothing but their arguments' operations, so a plain copy does nothing; a subexpression written twice in one
+statement (a macro's argument) counts once, as the compiler computes it once.  An integer table whose type
+comes from a header (nussinov's ``DATA_TYPE``) is counted as floating.  A region's operations are the sum
+over its statements of their instance counts (isl counts their domains' points at the parameter values)
+times their operations.
 
 Compulsory bytes: per array, the distinct elements the region reads plus the distinct elements it writes
 (each counted in isl at the parameter values), times the element size: an array both read and written pays
@@ -19,8 +23,9 @@ Scalars stay in registers and count nothing.  A reference whose elements isl can
 read from memory) counts one element per instance.  An element is ``float``'s 4 bytes when the array is
 declared ``float``, else 8 (``double``, or a type from a header).
 
-The bound (``bound``) is the larger of flops ÷ peak and bytes ÷ DRAM bandwidth, with the all-core limits
-when the run has more than one thread and the one-core limits otherwise; it says which of the two applies.
+The bound (``bound``) is the larger of the compute time (flops ÷ the ``double`` peak plus integer operations
+÷ the ``int`` peak) and bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one thread
+and the one-core limits otherwise; it says which of the two applies.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import islpy as isl
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
 from polyopt.driver import region_scops
@@ -40,6 +45,8 @@ from polyopt.options import Options
 from polyopt.roofline.limits import Limits
 
 COMPUTE, MEMORY = "compute", "memory"
+FLOATING, INTEGRAL = "floating", "integral"
+_GENERATOR = c_generator.CGenerator()
 _ARITHMETIC = frozenset("+-*/")
 _COMPOUND = frozenset({"+=", "-=", "*=", "/="})
 _STEPS = frozenset({"++", "--", "p++", "p--"})
@@ -48,10 +55,12 @@ DOUBLE_BYTES, FLOAT_BYTES = 8, 4
 
 @dataclass(frozen=True)
 class Work:
-    """A region's floating-point operations and compulsory bytes of memory traffic (see the module docstring)."""
+    """A region's floating-point operations, compulsory bytes of memory traffic and integer operations (see
+    the module docstring)."""
 
     flops: int
     bytes: int
+    intops: int = 0
 
     @property
     def intensity(self) -> float:
@@ -59,7 +68,7 @@ class Work:
         return self.flops / self.bytes if self.bytes else float("inf")
 
     def __add__(self, other: Work) -> Work:
-        return Work(self.flops + other.flops, self.bytes + other.bytes)
+        return Work(self.flops + other.flops, self.bytes + other.bytes, self.intops + other.intops)
 
 
 @dataclass(frozen=True)
@@ -70,26 +79,52 @@ class Bound:
     applies: str
 
 
-def _counts(node: c_ast.Node, declarations: Declarations) -> bool:
-    """Whether the operation ``node`` is on floating values (or values whose type cannot be told)."""
+def _kind(node: c_ast.Node, declarations: Declarations) -> str | None:
+    """``FLOATING`` or ``INTEGRAL`` for an operation whose value ``node`` has that type (floating when it cannot
+    be told), None for a pointer or a truth value."""
     kind = expression_type(node, declarations)
-    return not kind.pointer and kind.kind not in (INTEGER, BOOLEAN)
+    if kind.pointer or kind.kind == BOOLEAN:
+        return None
+    return INTEGRAL if kind.kind == INTEGER else FLOATING
 
 
-def statement_flops(node: c_ast.Node, declarations: Declarations) -> int:
-    """The floating-point operations of one execution of the statement ``node`` (see the module docstring)."""
-    if isinstance(node, c_ast.ArrayRef):
-        return statement_flops(node.name, declarations)
-    if isinstance(node, c_ast.FuncCall):
-        return 0
-    own = 0
-    if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC:
-        own = int(_counts(node, declarations))
-    elif isinstance(node, c_ast.Assignment) and node.op in _COMPOUND:
-        own = int(_counts(node.lvalue, declarations))
-    elif isinstance(node, c_ast.UnaryOp) and node.op in _STEPS:
-        own = int(_counts(node.expr, declarations))
-    return own + sum(statement_flops(child, declarations) for _, child in node.children())
+def _operation(node: c_ast.Node, declarations: Declarations) -> str | None:
+    """The kind of the operation ``node`` itself performs (None: it performs none that counts)."""
+    if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC or isinstance(node, c_ast.TernaryOp):
+        return _kind(node, declarations)
+    if isinstance(node, c_ast.Assignment) and node.op in _COMPOUND:
+        return _kind(node.lvalue, declarations)
+    if isinstance(node, c_ast.UnaryOp) and node.op in _STEPS:
+        return _kind(node.expr, declarations)
+    return None
+
+
+def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[str, int]:
+    """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``), each
+    distinct subexpression counted once (see the module docstring)."""
+    counts = {FLOATING: 0, INTEGRAL: 0}
+    seen: set[str] = set()
+
+    def visit(node: c_ast.Node) -> None:
+        if isinstance(node, c_ast.ArrayRef):
+            visit(node.name)
+            return
+        if isinstance(node, c_ast.FuncCall):
+            if node.args is not None:
+                visit(node.args)
+            return
+        kind = _operation(node, declarations)
+        if kind is not None:
+            text = _GENERATOR.visit(node)
+            if text in seen:
+                return
+            seen.add(text)
+            counts[kind] += 1
+        for _, child in node.children():
+            visit(child)
+
+    visit(node)
+    return counts
 
 
 def _points(values: isl.Set, parameters: Mapping[str, int]) -> int:
@@ -120,10 +155,11 @@ def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> in
 def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
     """The flops and compulsory bytes of ``model``'s region at ``parameters`` (see the module docstring)."""
     declarations = model.scop.declarations
-    flops = sum(
-        _points(model.domains[s.name], parameters) * statement_flops(s.body, declarations)
-        for s in model.scop.statements
-    )
+    operations = {FLOATING: 0, INTEGRAL: 0}
+    for statement in model.scop.statements:
+        instances = _points(model.domains[statement.name], parameters)
+        for kind, count in statement_operations(statement.body, declarations).items():
+            operations[kind] += instances * count
     traffic = 0
     for array in model.arrays:
         for is_write in (False, True):
@@ -134,7 +170,7 @@ def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
             ]
             if relations:
                 traffic += _elements(relations, parameters) * _element_bytes(array, declarations)
-    return Work(flops, traffic)
+    return Work(operations[FLOATING], traffic, operations[INTEGRAL])
 
 
 def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
@@ -149,8 +185,9 @@ def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
 
 def bound(work: Work, limits: Limits, threads: int) -> Bound:
     """The roofline bound of ``work`` on ``threads`` threads: all-core limits above one thread, else one core's."""
-    peak = limits.peak_gflops_double if threads > 1 else limits.peak_gflops_double_core
-    bandwidth = limits.bandwidth_dram if threads > 1 else limits.bandwidth_dram_core
-    compute = work.flops / (peak * 1e9)
+    core = "" if threads > 1 else "_core"
+    peak, integral = getattr(limits, f"peak_gflops_double{core}"), getattr(limits, f"peak_gops_int{core}")
+    bandwidth = getattr(limits, f"bandwidth_dram{core}")
+    compute = work.flops / (peak * 1e9) + (work.intops / (integral * 1e9) if work.intops else 0.0)
     memory = work.bytes / (bandwidth * 1e9)
     return Bound(compute, COMPUTE) if compute >= memory else Bound(memory, MEMORY)

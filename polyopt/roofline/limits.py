@@ -9,6 +9,8 @@ One generated C program (``program``) measures everything in one run, built with
 - the peak rate of ``double`` and ``float``: a loop of fused multiply-adds on ``accumulators`` independent
   vectors of the detected width (GCC's ``vector_size`` extension, so it does not hang on the
   auto-vectorizer), enough to keep two FMA units of four cycles' latency busy; 2 flops per lane and FMA;
+- the peak rate of ``int`` operations: the same loop on ``int`` lanes of an exclusive or and an add (the
+  exclusive or keeps gcc from summing the repetitions in closed form); 2 operations per lane and step;
 - the bandwidth of L1, L2, L3 and DRAM: STREAM's copy ``a[i] = b[i]`` and triad ``a[i] = b[i] + s*c[i]``
   over three ``double`` arrays whose bytes together are ``working_sets`` (half of each cache, eight
   times the L3 for DRAM), each thread on its own arrays.  Bytes are counted as STREAM counts them:
@@ -41,13 +43,13 @@ from polyopt.machine import Machine
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, run_program
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 MIN_SECONDS = 0.04  # a timed pass lasts at least this long
 TRIALS = 5  # timed passes per measurement: the best counts
 STABLE = 0.05  # the runs stop when one raises no limit by more than this fraction
 RUNS = 6  # at most this many runs of the program
 LEVELS = ("l1", "l2", "l3", "dram")
-KERNELS = ("fma", "copy", "triad")
+KERNELS = ("fma", "add", "copy", "triad")
 
 
 class LimitsError(ToolchainError):
@@ -56,9 +58,9 @@ class LimitsError(ToolchainError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Peak GFLOP/s (double, float) and bandwidth in GB/s (L1, L2, L3, DRAM), each on one core (``_core``)
-    and on all cores; 0 where not measured (no L3).  ``kernels`` names the kernel that measured each
-    field (``fma``, ``copy`` or ``triad``)."""
+    """Peak GFLOP/s (double, float), bandwidth in GB/s (L1, L2, L3, DRAM) and peak G operations/s on ``int``,
+    each on one core (``_core``) and on all cores; 0 where not measured (no L3).  ``kernels`` names the kernel
+    that measured each field (``fma``, ``add``, ``copy`` or ``triad``)."""
 
     peak_gflops_double_core: float
     peak_gflops_double: float
@@ -72,6 +74,8 @@ class Limits:
     bandwidth_l3: float
     bandwidth_dram_core: float
     bandwidth_dram: float
+    peak_gops_int_core: float
+    peak_gops_int: float
     kernels: tuple[tuple[str, str], ...] = ()
     runs: int = 1
 
@@ -109,6 +113,7 @@ _HEADER = r"""#include <omp.h>
 #define ACC %(accumulators)d
 typedef double vd __attribute__((vector_size(%(vector)d)));
 typedef float vf __attribute__((vector_size(%(vector)d)));
+typedef int vi __attribute__((vector_size(%(vector)d)));
 static double min_seconds;
 static int trials;
 static volatile double sink[1024];
@@ -161,6 +166,30 @@ static volatile double sink[1024];
         total += acc[k][l];                                                             \
     sink[me %% 1024] = total;                                                            \
   }
+
+#define ADD_LOOP                                                                        \
+  {                                                                                     \
+    vi acc[ACC], add = (vi){} + 3, mask = (vi){} + 5;                                   \
+    for (int k = 0; k < ACC; k++)                                                       \
+      acc[k] = (vi){} + (k + me);                                                       \
+    for (long r = 0; r < reps; r++) {                                                   \
+      _Pragma("GCC unroll 16")                                                          \
+      for (int k = 0; k < ACC; k++)                                                     \
+        acc[k] = (acc[k] ^ mask) + add;                                                 \
+    }                                                                                   \
+    int total = 0;                                                                      \
+    for (int k = 0; k < ACC; k++)                                                       \
+      for (unsigned l = 0; l < sizeof(vi) / sizeof(int); l++)                           \
+        total += acc[k][l];                                                             \
+    sink[me %% 1024] = total;                                                            \
+  }
+
+static double integer_peak(int threads)
+{
+  double seconds;
+  TIMED(threads, , ADD_LOOP, , seconds);
+  return 2.0 * ACC * (%(vector)d / 4) * threads / seconds / 1e9;
+}
 
 static double peak(int threads, int single)
 {
@@ -225,6 +254,7 @@ def program(machine: Machine) -> str:
             lines.append(f'  report("peak_gflops_{kind}{suffix}", "fma", peak({threads}, {single}));\n')
         for name, bytes_ in working_sets(machine, threads).items():
             lines.append(f'  level("bandwidth_{name}{suffix}", {threads}, {bytes_}L);\n')
+        lines.append(f'  report("peak_gops_int{suffix}", "add", integer_peak({threads}));\n')
     lines.append("  return 0;\n}\n")
     return "".join(lines)
 

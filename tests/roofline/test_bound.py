@@ -43,11 +43,22 @@ def test_an_in_place_update_reads_and_writes_its_elements_once_and_floats_take_f
     assert work == Work(flops=5 * 9 * 3, bytes=10 * 4 + 9 * 4)  # x[0..9] read, x[1..9] written; s in a register
 
 
-def test_integer_and_subscript_arithmetic_is_no_flop(model_of: ModelOf) -> None:
+def test_integer_arithmetic_counts_as_integer_operations_and_subscripts_count_nothing(model_of: ModelOf) -> None:
     body = "for (int i = 0; i < n; i++)\n  h[i] = 2 * k[i + 1] + m;\n"
     work = region_work(model_of(body, "int n, m;\nint h[8], k[9];\n"), {"n": 8})
 
-    assert work.flops == 0 and work.bytes == 8 * 8 + 8 * 8
+    assert work.flops == 0 and work.intops == 8 * 2 and work.bytes == 8 * 8 + 8 * 8
+
+
+def test_a_selection_is_one_operation_and_a_repeated_subexpression_counts_once(model_of: ModelOf) -> None:
+    body = """for (int i = 0; i < n; i++)
+  for (int j = i + 1; j < n; j++)
+    for (int k = i; k < j; k++)
+      t[i][j] = t[i][j] >= t[i][k] + t[k + 1][j] ? t[i][j] : t[i][k] + t[k + 1][j];
+"""
+    work = region_work(model_of(body, "int n;\nint t[6][6];\n"), {"n": 6})
+
+    assert (work.flops, work.intops) == (0, 2 * 35)  # the add and the selection, over the 35 (i, j, k)
 
 
 def test_an_example_file_is_read_at_the_dataset_size() -> None:
@@ -59,7 +70,7 @@ def test_an_example_file_is_read_at_the_dataset_size() -> None:
 
 def _limits(peak: float, bandwidth: float) -> Limits:
     """Limits whose all-core values are ``peak`` and ``bandwidth`` and one core's a quarter of them."""
-    values = {field: (peak if "peak" in field else bandwidth) for field in LIMIT_FIELDS}
+    values = {field: (peak if "peak" in field else bandwidth) for field in LIMIT_FIELDS}  # the int peak too
     return Limits(**{field: value / 4 if field.endswith("_core") else value for field, value in values.items()})
 
 
@@ -70,6 +81,7 @@ def _limits(peak: float, bandwidth: float) -> Limits:
         (Work(flops=10**8, bytes=10**9), 2, 0.1, MEMORY),
         (Work(flops=10**9, bytes=10**8), 1, 0.4, COMPUTE),  # one core: a quarter of the limits
         (Work(flops=0, bytes=10**9), 1, 0.4, MEMORY),
+        (Work(flops=10**9, bytes=10**8, intops=2 * 10**9), 2, 0.3, COMPUTE),  # flops and integer operations add up
     ],
 )
 def test_the_bound_is_the_larger_of_compute_and_memory_time(
@@ -82,3 +94,10 @@ def test_the_bound_is_the_larger_of_compute_and_memory_time(
 
 def test_intensity_is_flops_per_byte() -> None:
     assert Work(flops=30, bytes=12).intensity == 2.5
+
+
+def test_a_call_counts_the_operations_of_its_arguments_only(model_of: ModelOf) -> None:
+    body = "for (int i = 0; i < n; i++)\n  y[i] = sqrt(x[i] * 2.0) + 1.0;\n"
+    work = region_work(model_of(body, "int n;\ndouble x[8], y[8];\n"), {"n": 8})
+
+    assert (work.flops, work.intops) == (8 * 2, 0)  # the product and the sum; the square root is not counted

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TINY = Machine(4 << 10, 16 << 10, 64 << 10, 64, 2, detect().simd_bytes, "test", vector_registers=16)
 NO_L3 = dataclasses.replace(TINY, l3=0)
 PRINTED = "".join(
-    f"{field} {'fma' if 'peak' in field else 'triad'} {index + 1.5}\n" for index, field in enumerate(LIMIT_FIELDS)
+    f"{field} {'add' if 'int' in field else 'fma' if 'peak' in field else 'triad'} {index + 1.5}\n"
+    for index, field in enumerate(LIMIT_FIELDS)
 )
 
 
@@ -61,19 +62,20 @@ def test_working_sets_are_half_a_cache_and_four_times_the_last_level() -> None:
 def test_the_parser_reads_every_field_and_its_kernel() -> None:
     limits = parse(PRINTED)
 
-    assert limits.peak_gflops_double_core == 1.5 and limits.bandwidth_dram == len(LIMIT_FIELDS) + 0.5
+    assert limits.peak_gflops_double_core == 1.5 and limits.bandwidth_dram == 12.5
+    assert limits.peak_gops_int == len(LIMIT_FIELDS) + 0.5 and dict(limits.kernels)["peak_gops_int"] == "add"
     assert dict(limits.kernels)["bandwidth_l1"] == "triad"
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (PRINTED + "garbage\n", "line 13 is not 'field kernel value': 'garbage'"),
+        (PRINTED + "garbage\n", "line 15 is not 'field kernel value': 'garbage'"),
         (PRINTED.replace("bandwidth_l1 triad", "bandwidth_l1 scale"), "line 6 is not 'field kernel value'"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad nan"), "line 8 has no positive number"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad -1"), "line 8 has no positive number"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad x"), "line 8 has no positive number"),
-        (PRINTED + "bandwidth_l1 copy 3\n", "printed 'bandwidth_l1' twice (line 13)"),
+        (PRINTED + "bandwidth_l1 copy 3\n", "printed 'bandwidth_l1' twice (line 15)"),
         ("peak_gflops_double_core fma 3\n", "printed no peak_gflops_double, peak_gflops_float_core"),
     ],
 )
