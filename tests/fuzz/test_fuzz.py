@@ -538,6 +538,22 @@ SOLVE_FEATURES = [
 ]
 
 
+TABLE_FEATURES = [
+    ("rows running down", r"for \(i = n - [12]; i >= 0; i--\) \{\n\s+for \(j = i \+ 1; j < n; j\+\+\)"),
+    ("rows running up", r"for \(i = 0; i < n( - 1)?; i\+\+\) \{\n\s+for \(j = i \+ 1; j < n; j\+\+\)"),
+    ("a matrix-chain split", r"for \(k = i; k < j; k\+\+\) \{\n\s+.*(\w)\[i\]\[k\] \+ \1\[k \+ 1\]\[j\]"),
+    ("a split shared by both halves", r"for \(k = i \+ 1; k < j; k\+\+\) \{\n\s+.*(\w)\[i\]\[k\] \+ \1\[k\]\[j\]"),
+    ("a min as a ternary", r"(\w)\[i\]\[j\] = \(?\1\[i\]\[j\] < .* \? \1\[i\]\[j\] : "),
+    ("a max as an if", r"if \(.* > (\w)\[i\]\[j\]\) \{\n\s+\1\[i\]\[j\] = "),
+    ("an integer table", r"(\w)\[i\]\[j\] = \(\1\[i\]\[j\] < .*\) % 1009;"),
+    ("a halved pair of doubles", r"0\.5 \* \((\w)\[i\]\[k\] \+ \1\[k"),
+    ("the input at the split", r"\+ (0\.25 \* )?\w\[k\]( \?|\)? % 1009|;)"),
+    ("a statement before the split loop", r"for \(j = i \+ 1; j < n; j\+\+\) \{\n\s+(?!for)\S.*(\w)\[i\]\[j - 1\]"),
+    ("a statement after the split loop", r"^\s+\}\n\s+(\w)\[i\]\[j\] = .*\1\[i \+ 1\]\[j\]"),
+    ("a bonus on the diagonal neighbour", r"\[i \+ 1\]\[j - 1\] \+ \(\w\[i\] \+ \w\[j\] (==|>) "),
+]
+
+
 RANK_K_FEATURES = [
     ("a lower triangle with its diagonal", r"for \(j = 0; j <= i; j\+\+\)"),
     ("a strict lower triangle", r"for \(j = 0; j < i; j\+\+\)"),
@@ -580,6 +596,7 @@ GNU_FEATURES = [
     [("pivots", *feature) for feature in PIVOT_FEATURES]
     + [("sweeps", *feature) for feature in SWEEP_FEATURES]
     + [("solves", *feature) for feature in SOLVE_FEATURES]
+    + [("tables", *feature) for feature in TABLE_FEATURES]
     + [("rank_k", *feature) for feature in RANK_K_FEATURES]
     + [("square", *feature) for feature in SQUARE_FEATURES]
     + [("gnu", *feature) for feature in GNU_FEATURES],
@@ -645,6 +662,21 @@ def test_the_solve_family_is_deterministic_and_only_has_solves() -> None:
 def test_solve_programs_run_their_tiles_as_wavefronts() -> None:
     reports = _large_path_reports("solves", 12)
     assert _programs_with(reports, "wavefront over tiles") >= 6
+
+
+def test_the_table_family_is_deterministic_and_only_has_tables_of_splits() -> None:
+    regions = _regions(range(30), "tables")
+
+    assert regions == _regions(range(30), "tables")
+    assert generate(3, "tables").render() != generate(4, "tables").render()
+    for region in regions:
+        rows = re.findall(r"^\s*for \(i = .*\) \{\n\s+for \(j = i \+ 1; j < n; j\+\+\) \{$", region, re.MULTILINE)
+        assert rows and len(rows) == region.count("for (i = ") == region.count("for (k = i")
+
+
+def test_table_programs_run_their_tiles_as_wavefronts() -> None:
+    reports = _large_path_reports("tables", 10)
+    assert _programs_with(reports, "wavefront over tiles") >= 8  # 10 when written
 
 
 def test_the_rank_k_family_is_deterministic() -> None:

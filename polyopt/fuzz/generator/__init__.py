@@ -54,12 +54,17 @@ families, each at the edge of a rewrite's precondition:
   (``#define W1 W0*2``, ``#define F0(x) x+n``), in loop bounds, steps, subscripts and guards;
 - forward or backward substitution with a triangular matrix (``x[i] -= 0.25 * L[i][j] * x[j]`` for
   ``j < i``, or ``j > i`` with ``i`` descending; trisolv), sometimes after a copy of a right-hand side
-  and before a scaling by the diagonal, for the wavefronts of two-member bands.
+  and before a scaling by the diagonal, for the wavefronts of two-member bands;
+- dynamic programs over a triangular table (``T[i][j]`` from its best split ``k``, a min or max written
+  as a ternary or an ``if``, rows backward or forward, ``j`` from ``i + 1``; matrix-chain order, nussinov),
+  sometimes beside statements that read the neighbours ``T[i + 1][j]``, ``T[i][j - 1]``, ``T[i + 1][j - 1]``
+  and a 1-D input, for the wavefronts of two-member bands over loops of their own (``tables``, only in
+  campaigns of that family).
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
-updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions; ``"gnu"``: nests written
-with GNU C spellings, often in regions of their own, ``polyopt.fuzz.generator.gnu``), for a campaign that
-targets one rewrite.
+updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions; ``"tables"``: the
+dynamic programs over a table; ``"gnu"``: nests written with GNU C spellings, often in regions of their own,
+``polyopt.fuzz.generator.gnu``), for a campaign that targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -125,6 +130,7 @@ from polyopt.fuzz.generator.program import (
 from polyopt.fuzz.generator.shrink import smaller_variants
 from polyopt.fuzz.generator.solves import solves
 from polyopt.fuzz.generator.sweeps import sweeps
+from polyopt.fuzz.generator.tables import tables
 
 __all__ = [
     "DUMP_LIMIT",
@@ -148,7 +154,7 @@ __all__ = [
 
 
 # the kinds of nest that ``generate`` can be restricted to
-FAMILIES = ("pivots", "sweeps", "solves", "rank_k", "square", "gnu", "macros")
+FAMILIES = ("pivots", "sweeps", "solves", "tables", "rank_k", "square", "gnu", "macros")
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -188,6 +194,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return sweeps(builder)
     if kind == "solves":
         return solves(builder)
+    if kind == "tables":
+        return tables(builder)
     if kind == "rank_k":
         return rank_k(builder)
     if kind == "square":
