@@ -29,31 +29,39 @@ PROG = "python -m polyopt.bench.transform_time"
 POLYOPT = f"{shlex.quote(sys.executable)} -m polyopt {{cppflags}} {{in}} -o {{out}}"
 
 
-def _timed(command: Sequence[str], folder: Path) -> float:
-    """The wall-clock seconds of ``command`` run in ``folder`` (raises when it fails)."""
+def _timed(command: Sequence[str], folder: Path) -> float | None:
+    """The wall-clock seconds of ``command`` run in ``folder``; None when it fails."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=folder, check=True, capture_output=True)
-    return time.perf_counter() - start
+    done = subprocess.run(command, cwd=folder, capture_output=True)
+    return time.perf_counter() - start if done.returncode == 0 else None
 
 
 def kernel_times(
     kernel: str, tools: dict[str, str], rounds: int, size: str, flags: str, folder: Path
-) -> tuple[dict[str, float], bytes, bool]:
-    """Per tool the median seconds over ``rounds`` (after one untimed round), polyopt's output and whether it
-    was the same in every round."""
+) -> tuple[dict[str, float | None], bytes, bool]:
+    """Per tool the median seconds over ``rounds`` (after one untimed round; None: the tool failed, and is not
+    run again), polyopt's output (empty when it failed) and whether it was the same in every round."""
     source = EXAMPLES / f"{kernel}.c"
     times: dict[str, list[float]] = {name: [] for name in tools}
+    failed: set[str] = set()
     outputs: set[bytes] = set()
     for round_ in range(rounds + 1):
         for name, template in tools.items():
+            if name in failed:
+                continue
             output = folder / f"{kernel}.{name}.c"
             extra = shlex.split(flags) if name == "polyopt" else []
             seconds = _timed([*tool_command(template, source, output, size), *extra], folder)
+            if seconds is None:
+                failed.add(name)
+                continue
             if round_:
                 times[name].append(seconds)
             if name == "polyopt":
                 outputs.add(output.read_bytes())
-    return {name: statistics.median(values) for name, values in times.items()}, outputs.pop(), not outputs
+    medians = {name: None if name in failed else statistics.median(times[name]) for name in tools}
+    stable = len(outputs) <= 1
+    return medians, outputs.pop() if outputs else b"", stable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {command} {args.flags if name == 'polyopt' else ''}".rstrip())
     print(f"size {args.size}, median of {args.rounds} rounds (wall clock per run)")
     print(f"{'kernel':<16}" + "".join(f"{name + ' s':>12}" for name in tools) + "  polyopt output")
-    medians: dict[str, list[float]] = {name: [] for name in tools}
+    rows: list[dict[str, float | None]] = []
     different = 0
     with tempfile.TemporaryDirectory(prefix="polyopt-transform-time-") as name:
         for kernel in kernels:
@@ -85,11 +93,27 @@ def main(argv: list[str] | None = None) -> int:
             if args.save is not None:
                 args.save.mkdir(parents=True, exist_ok=True)
                 (args.save / f"{kernel}.c").write_bytes(output)
-            for tool, seconds in times.items():
-                medians[tool].append(seconds)
-            print(f"{kernel:<16}" + "".join(f"{times[tool]:>12.3f}" for tool in tools) + f"  {status}", flush=True)
-    print(f"{'median':<16}" + "".join(f"{statistics.median(values):>12.3f}" for values in medians.values()))
+            rows.append(times)
+            print(f"{kernel:<16}" + "".join(_cell(times[tool]) for tool in tools) + f"  {status}", flush=True)
+    print(f"{'median':<16}" + "".join(_cell(_median([row[tool] for row in rows])) for tool in tools))
+    everywhere = [row for row in rows if None not in row.values()]
+    if len(everywhere) < len(rows):
+        print(
+            f"{'median of ' + str(len(everywhere)):<16}"
+            + "".join(_cell(_median([row[tool] for row in everywhere])) for tool in tools)
+            + "  (the kernels every tool transformed)"
+        )
     return 1 if different else 0
+
+
+def _cell(seconds: float | None) -> str:
+    return f"{'failed' if seconds is None else f'{seconds:.3f}':>12}"
+
+
+def _median(values: list[float | None]) -> float | None:
+    """The median of the times that are not None (None when there are none)."""
+    times = [value for value in values if value is not None]
+    return statistics.median(times) if times else None
 
 
 if __name__ == "__main__":
