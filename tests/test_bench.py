@@ -73,6 +73,14 @@ def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
     assert all(same for _, same, _ in result.values())
 
 
+def test_a_tool_that_fails_or_writes_what_gcc_rejects_is_left_out_of_that_kernel(tmp_path: Path) -> None:
+    rejected = "sh -c 'echo not C > {out}'"
+
+    result = bench_kernel("atax", "MINI", 1, 1, [], ["false {in} {out}", rejected, "cp {in} {out}"])
+
+    assert set(result) == {"original", "polyopt", "vs2"} and result["vs2"][2]
+
+
 def test_short_kernels_get_more_rounds_up_to_a_limit() -> None:
     assert rounds_wanted({"original": [2.0], "polyopt": [1.0]}, runs=2, min_seconds=1.0)
     assert not rounds_wanted({"original": [2.0, 2.0], "polyopt": [1.0, 1.0]}, runs=2, min_seconds=1.0)

@@ -76,7 +76,8 @@ def tool_command(template: str, source: Path, output: Path, size: str) -> list[s
 
 def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[str], size: str) -> dict[str, Path]:
     """The sources to time for example ``kernel``: the original, polyopt's output with ``flags`` and each
-    command of ``others`` (``--vs``) run at ``size``, written into ``folder``."""
+    command of ``others`` (``--vs``) run at ``size``, written into ``folder``; a command that fails is left out
+    (another tool may not handle every kernel)."""
     source = EXAMPLES / f"{kernel}.c"
     variants = {"original": source}
     optimized = folder / f"{kernel}.polyopt.c"
@@ -86,8 +87,9 @@ def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[st
     variants["polyopt"] = optimized
     for index, template in enumerate(others):
         out = folder / f"{kernel}.vs{index}.c"
-        subprocess.run(tool_command(template, source, out, size), check=True, capture_output=True, cwd=folder)
-        variants[f"vs{index}"] = out
+        done = subprocess.run(tool_command(template, source, out, size), capture_output=True, cwd=folder)
+        if done.returncode == 0 and out.is_file():
+            variants[f"vs{index}"] = out
     return variants
 
 
@@ -108,15 +110,22 @@ def bench_kernel(
 ) -> dict[str, tuple[float, bool, bool]]:
     """Median time of each variant, whether its output matches the original's, and whether
     its code is an earlier variant's (then it was not timed again).  At least ``runs``
-    rounds; more while a variant's times add up to less than ``min_seconds`` (``rounds_wanted``)."""
+    rounds; more while a variant's times add up to less than ``min_seconds`` (``rounds_wanted``).
+    Another tool's variant that it does not write or that gcc does not compile is left out."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         sources = kernel_variants(kernel, folder, flags, others, size)
+        for name in [name for name in sources if name.startswith("vs")]:
+            try:
+                _compile(sources[name], folder / f"{kernel}.{name}.bin", size)
+            except ToolchainError:
+                del sources[name]
         twin = twins(sources, example_cpp_flags(size))
         binaries = {}
         for name in dict.fromkeys(twin.values()):
             binaries[name] = folder / f"{kernel}.{name}.bin"
-            _compile(sources[name], binaries[name], size)
+            if not name.startswith("vs"):
+                _compile(sources[name], binaries[name], size)
         times, outputs, failures = interleaved(binaries, lambda binary: _run(binary, threads), runs, min_seconds)
         if failures:
             raise ToolchainError(next(iter(failures.values())))
@@ -147,8 +156,8 @@ def roofline_table(
     results: Mapping[str, Result], works: Mapping[str, Work], bounds: Mapping[str, Bound], tools: Sequence[str]
 ) -> str:
     """Per kernel, its flops per byte, its bound (seconds, and which limit applies) and per tool the GFLOP/s
-    reached and the fraction of the bound (``!`` after it: the tool's output differs; ``-`` for a time of 0);
-    then the geometric mean of each tool's fractions."""
+    reached and the fraction of the bound (``!`` after it: the tool's output differs; ``-`` for a time of 0 or
+    a tool that failed); then the geometric mean of each tool's fractions."""
     lines = [
         f"{'kernel':<16}{'flop/B':>8}{'bound s':>12}{'bound':>9}"
         + "".join(f"{tool + ' GF/s':>16}{tool + ' frac':>15} " for tool in tools)
@@ -158,8 +167,8 @@ def roofline_table(
         work, limit = works[kernel], bounds[kernel]
         row = f"{kernel:<16}{work.intensity:>8.2f}{limit.seconds:>12.3e}{limit.applies:>9}"
         for tool in tools:
-            seconds, same, _ = result[tool]
-            if seconds <= 0:  # below the timer's resolution
+            seconds, same, _ = result.get(tool, (0.0, True, False))
+            if seconds <= 0:  # below the timer's resolution, or the tool failed
                 row += f"{'-':>16}{'-':>15} "
                 continue
             fraction = limit.seconds / seconds
@@ -260,8 +269,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results[kernel] = result
         base = result["original"][0]
-        row = f"{kernel:<16}" + "".join(f"{result[n][0]:>12.4f}" for n in names)
+        row = f"{kernel:<16}" + "".join(f"{result[n][0]:>12.4f}" if n in result else f"{'failed':>12}" for n in names)
         for name in names[1:]:
+            if name not in result:
+                row += f"{'-':>12}"
+                continue
             seconds, same, repeated = result[name]
             ratio = base / seconds if seconds > 0 else math.inf
             speedups[name].append(ratio)
@@ -306,7 +318,7 @@ def print_roofline(
             Point(kernel, tool, works[kernel].intensity, works[kernel].flops / result[tool][0] / 1e9)
             for kernel, result in results.items()
             for tool in ("original", *tools)
-            if result[tool][0] > 0
+            if tool in result and result[tool][0] > 0
         ]
         plot_roofline(plot, points, limits, threads, f"size {size}, {threads} threads; limits {origin}")
         print(f"roofline plot: {plot}")
