@@ -13,7 +13,8 @@ sizes n.  From them:
   largest measured GEMM size;
 - a GEMM is called from the crossover against what runs otherwise (the microkernel, or the
   loops without it), never when the call loses at the largest measured size;
-- a batched GEMM (the microkernel does not compute it) from the crossover against the loops;
+- a batched GEMM (the microkernel does not compute it) from the crossover of its own case (n products of
+  n×n matrices by one n×n matrix, n times: its loops are not a square GEMM's) against the loops;
 - GEMV and GER from the GEMV crossover against the loops, or, when another statement of the region
   accesses their matrix (``shared``), from the crossover of the two products over one matrix;
 - SYRK and SYR2K from the SYRK crossover against what runs otherwise (the microkernel on the triangle
@@ -76,10 +77,11 @@ class Measurements:
     syrk: tuple[Timing, ...] = ()
     symm: tuple[Timing, ...] = ()
     trmm: tuple[Timing, ...] = ()
+    batched: tuple[Timing, ...] = ()
 
 
 # the fields of ``Measurements`` that hold timings
-TIMED = ("gemm", "gemv", "shared", "syrk", "symm", "trmm")
+TIMED = ("gemm", "gemv", "shared", "syrk", "symm", "trmm", "batched")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The probe: how fast the BLAS library, polyopt's microkernel and its loops are on this machine.
 
-Public: ``GEMM_SIZES``, ``SQUARE_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
+Public: ``GEMM_SIZES``, ``SQUARE_SIZES``, ``BATCHED_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
 ``default_gemv_sizes``, ``measure``, ``sampled``.
 
 The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes one small program
@@ -12,7 +12,9 @@ for a while, and a library call that starts the library's own threads meanwhile 
 the cores): a matrix-matrix product (n×n×n) at ``GEMM_SIZES``, the rank-k update ``C += A Aᵀ`` (lower
 triangle, n×n×n), the product ``C = αAB + βC`` with a symmetric ``A`` read in its lower triangle (SYMM) and
 the in-place product ``B = (I + L)ᵀ B`` with a strict lower triangle ``L`` (TRMM), both in PolyBench's form,
-at ``SQUARE_SIZES``, a matrix-vector product (n×n) and two of
+at ``SQUARE_SIZES``, n products of n×n matrices by one n×n matrix, n times, in PolyBench doitgen's form
+(a batched GEMM, whose loops are not a square GEMM's) at ``BATCHED_SIZES``, a matrix-vector product (n×n)
+and two of
 them over one matrix (``y = A x``, ``z = Aᵀ w``) at ``GEMV_SIZES`` and at one size whose matrix streams
 from memory (``default_gemv_sizes``), with ``OMP_NUM_THREADS`` the machine's cores.  Each time is the
 mean of its runs (a call after the parallel loop runs either in well under a millisecond or, when the
@@ -58,6 +60,7 @@ NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
 SQUARE_SIZES = (800,)  # SYRK, SYMM and TRMM, n×n×n, within the GEMM's arrays
+BATCHED_SIZES = (64, 128, 192)  # n products of n×n by n×n, n times, as PolyBench's doitgen computes them
 STREAM_SIZE_LIMIT = 8192  # the largest GEMV size measured: its matrix takes 512 MiB
 RUNS = 5
 MAX_RUNS = 9
@@ -73,7 +76,11 @@ PROGRAM = """\
 #ifndef VMAX
 # define VMAX 64
 #endif
+#ifndef BMAX
+# define BMAX 16
+#endif
 static double A[GMAX][GMAX], B[GMAX][GMAX], C[GMAX][GMAX], V[VMAX][VMAX], x[VMAX], y[VMAX], w[VMAX], z[VMAX];
+static double E[BMAX][BMAX][BMAX], W[BMAX][BMAX], S[BMAX];
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
 
@@ -127,6 +134,23 @@ static void trmm(int n)
 #pragma endscop
 }
 
+static void batched(int n)
+{
+  int r, q, p, s;
+#pragma scop
+  for (r = 0; r < n; r++)
+    for (q = 0; q < n; q++) {
+      for (p = 0; p < n; p++) {
+        S[p] = 0.0;
+        for (s = 0; s < n; s++)
+          S[p] += E[r][q][s] * W[s][p];
+      }
+      for (p = 0; p < n; p++)
+        E[r][q][p] = S[p];
+    }
+#pragma endscop
+}
+
 static void gemv(int n)
 {
   int i, j;
@@ -159,6 +183,13 @@ int main(int argc, char **argv)
   }
   char kind = argv[1][0];
   int matrix = kind == 'm' || kind == 'k' || kind == 'y' || kind == 't', n = atoi(argv[2]);
+  if (kind == 'b')
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        W[i][j] = ((i + j) % 13) / 13.0;
+        for (int k = 0; k < n; k++)
+          E[i][j][k] = ((i * j + k) % 11) / 11.0;
+      }
   for (int i = 0; i < n; i++) {
     x[i] = (i % 7) / 7.0;
     w[i] = (i % 5) / 5.0;
@@ -185,10 +216,14 @@ int main(int argc, char **argv)
     trmm(n);
   else if (kind == 's')
     shared(n);
+  else if (kind == 'b')
+    batched(n);
   else
     gemv(n);
   printf("%.9f\\n", omp_get_wtime() - start);
-  if (matrix)
+  if (kind == 'b')
+    fprintf(stderr, "%g %g\\n", E[n / 2][n / 3][n / 4], team);
+  else if (matrix)
     fprintf(stderr, "%g %g %g\\n", C[n / 2][n / 3], B[n / 3][n / 2], team);
   else
     fprintf(stderr, "%g %g %g\\n", y[n / 2], z[n / 3], team);
@@ -274,18 +309,20 @@ def measure(
     threads: int | None = None,
     max_runs: int = MAX_RUNS,
     square_sizes: tuple[int, ...] = SQUARE_SIZES,
+    batched_sizes: tuple[int, ...] = BATCHED_SIZES,
 ) -> Measurements:
     """Mean region times of the loops, the microkernel and the call (GEMM, and SYRK, SYMM and TRMM at
-    ``square_sizes``) and
-    of the loops and the call (GEMV, and two GEMVs over one matrix) at each size (GEMV: by default
-    ``default_gemv_sizes``), sampled by ``sampled`` with ``threads`` (default: the machine's cores)."""
+    ``square_sizes``) and of the loops and the call (GEMV, two GEMVs over one matrix, and batched GEMMs at
+    ``batched_sizes``) at each size (GEMV: by default ``default_gemv_sizes``), sampled by ``sampled`` with
+    ``threads`` (default: the machine's cores)."""
     threads = threads or machine.cores
     gemv_sizes = gemv_sizes or default_gemv_sizes(machine)
     load = os.getloadavg()[0]
-    defines = [f"GMAX={max(gemm_sizes + square_sizes)}", f"VMAX={max(gemv_sizes)}"]
+    defines = [f"GMAX={max(gemm_sizes + square_sizes)}", f"VMAX={max(gemv_sizes)}", f"BMAX={max(batched_sizes)}"]
     plan = [("m", size, name) for size in gemm_sizes for name in _VARIANTS]
     plan += [(kind, size, name) for kind in "kyt" for size in square_sizes for name in _VARIANTS]
     plan += [(kind, size, name) for kind in "vs" for size in gemv_sizes for name in ("loops", "call")]
+    plan += [("b", size, name) for size in batched_sizes for name in ("loops", "call")]
     with tempfile.TemporaryDirectory(prefix="polyopt-probe-") as name:
         folder = Path(name)
         binaries = _built(folder, machine, defines)
@@ -296,11 +333,12 @@ def measure(
         tuple(Timing(size, *(mean[kind, size, name] for name in ("loops", "call", "microkernel"))) for size in sizes)
         for kind, sizes in (("m", gemm_sizes), ("k", square_sizes), ("y", square_sizes), ("t", square_sizes))
     )
-    gemv, shared = (
-        tuple(Timing(size, mean[kind, size, "loops"], mean[kind, size, "call"]) for size in gemv_sizes) for kind in "vs"
+    gemv, shared, batched = (
+        tuple(Timing(size, mean[kind, size, "loops"], mean[kind, size, "call"]) for size in sizes)
+        for kind, sizes in (("v", gemv_sizes), ("s", gemv_sizes), ("b", batched_sizes))
     )
     corename, config = (library + ["", ""])[:2]
-    return Measurements(gemm, gemv, corename, config, load, shared, syrk, symm, trmm)
+    return Measurements(gemm, gemv, corename, config, load, shared, syrk, symm, trmm, batched)
 
 
 def _disabled(environ: Mapping[str, str]) -> bool:

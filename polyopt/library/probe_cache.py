@@ -36,7 +36,7 @@ from polyopt.library.choice import TIMED, Measurements, Timing
 from polyopt.machine import PROC_CPUINFO
 from polyopt.toolchain import CBLAS_LIBRARY, CC
 
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 T = TypeVar("T")
 
 

@@ -22,6 +22,7 @@ from polyopt.library.blas import cblas_available
 from polyopt.library.choice import (
     AWAITING_PROBE,
     SHARED,
+    TIMED,
     LibraryChoice,
     Measurements,
     Timing,
@@ -38,6 +39,7 @@ from polyopt.library.probe import (
     STREAM_SIZE_LIMIT,
     RunProbe,
     default_gemv_sizes,
+    measure,
     sampled,
 )
 from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
@@ -46,8 +48,8 @@ from polyopt.options import Options
 from polyopt.pipeline import optimize_text
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
-# a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, and loses to the
-# loops' one pass over a matrix that two GEMVs share at the largest size
+# a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, loses to the
+# loops' one pass over a matrix that two GEMVs share at the largest size, and wins batched GEMMs from n = 128
 SLOW_GEMM = Measurements(
     gemm=(Timing(128, 1.0, 3.0, 0.8), Timing(400, 10.0, 9.0, 4.0), Timing(800, 80.0, 50.0, 30.0)),
     gemv=(Timing(512, 1.0, 2.0), Timing(1024, 4.0, 3.0), Timing(2048, 16.0, 9.0)),
@@ -55,6 +57,7 @@ SLOW_GEMM = Measurements(
     config="OpenBLAS 0.3.21",
     load=0.5,
     shared=(Timing(512, 2.0, 3.0), Timing(1024, 8.0, 6.0), Timing(2048, 20.0, 21.0)),
+    batched=(Timing(64, 1.0, 2.0), Timing(128, 10.0, 8.0), Timing(192, 40.0, 30.0)),
 )
 KEY = ProbeKey("AMD EPYC", "f1a95", 2, "/usr/lib/libopenblas.so", 1000, 17, "")
 
@@ -131,7 +134,7 @@ def test_a_library_slower_than_the_microkernel_is_never_called_for_gemm() -> Non
     assert choice.microkernel
     calls = _thresholds(choice)
     assert calls["Gemm"] is None
-    assert calls["BatchedGemm"] == 400**3  # against the loops, which it beats from n = 400
+    assert calls["BatchedGemm"] == 128**3  # against the loops, on its own shape, which it beats from n = 128
     assert calls["Gemv"] == calls["Ger"] == 1024**2
     assert calls[SHARED] is None  # the loops win at n = 2048
     assert calls["Syrk"] == calls["Symm"] == calls["Trmm"] == MACHINE.blas3_threshold  # not measured
@@ -404,7 +407,7 @@ def test_a_run_waits_for_the_probe_until_a_region_needs_it_then_the_next_reads_t
     assert cached.report()[1:4] == (
         "  GEMMs, SYMMs, TRMMs not called: the microkernel (it takes 0.38x the loops' time at n = 800)",
         "  Gemm: never called (GEMM call slower than the microkernel up to n = 800, taking 1.67x its time there)",
-        "  BatchedGemm: called from work 64000000 (GEMM call faster than the loops from n = 400, taking 0.90x its"
+        "  BatchedGemm: called from work 2097152 (BATCHED call faster than the loops from n = 128, taking 0.80x its"
         " time there)",
     )
 
@@ -587,3 +590,17 @@ def test_the_command_reads_a_cached_probe(tmp_path: Path, monkeypatch) -> None:
     )
     assert "  Gemm: never called (GEMM call slower than the microkernel up to n = 800, taking 1.67x" in result.stderr
     assert "cblas_dgemm" not in result.stdout
+
+
+@needs_cblas
+def test_the_probe_program_times_every_case_and_variant_at_small_sizes() -> None:
+    measured = measure(
+        detect(), gemm_sizes=(24, 32), gemv_sizes=(64,), square_sizes=(32,), batched_sizes=(12, 16), runs=1, max_runs=1
+    )
+
+    assert [t.size for t in measured.gemm] == [24, 32] and [t.size for t in measured.batched] == [12, 16]
+    for field in TIMED:
+        timings = getattr(measured, field)
+        assert timings and all(t.loops > 0 and t.call > 0 for t in timings), field
+    assert all(t.microkernel is None for t in measured.batched + measured.gemv)
+    assert all(t.microkernel is not None and t.microkernel > 0 for t in measured.gemm + measured.trmm)

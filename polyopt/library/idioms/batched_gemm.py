@@ -69,7 +69,7 @@ class BatchedGemm(Idiom):
     LEVEL = 3
     SIZE_NAMES = ("B", "M", "N", "K")
     WORK = (0, 1, 2, 3)
-    PROBE = "gemm"
+    PROBE = "batched"
     GROUPED = True
 
     @classmethod
