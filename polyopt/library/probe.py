@@ -190,20 +190,23 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)
           E[i][j][k] = ((i * j + k) % 11) / 11.0;
       }
-  for (int i = 0; i < n; i++) {
-    x[i] = (i % 7) / 7.0;
-    w[i] = (i % 5) / 5.0;
-    for (int j = 0; j < n; j++) {
-      if (matrix) {
-        A[i][j] = ((i * j) % 11) / 11.0;
-        B[i][j] = ((i + j) % 13) / 13.0;
-      } else
-        V[i][j] = ((i * j) % 11) / 11.0;
+  else
+    for (int i = 0; i < n; i++) {
+      if (i < VMAX) {
+        x[i] = (i % 7) / 7.0;
+        w[i] = (i % 5) / 5.0;
+      }
+      for (int j = 0; j < n; j++) {
+        if (matrix) {
+          A[i][j] = ((i * j) % 11) / 11.0;
+          B[i][j] = ((i + j) % 13) / 13.0;
+        } else
+          V[i][j] = ((i * j) % 11) / 11.0;
+      }
     }
-  }
   double team = 0;
 #pragma omp parallel for reduction(+: team)
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < (n < VMAX ? n : VMAX); i++)
     team += x[i];
   double start = omp_get_wtime();
   if (kind == 'm')
