@@ -285,9 +285,13 @@ _INTEGER_KEYS = (
     (f"peak_gops_int{suffix}", f"roofline: G operations/s of int adds at the vector width on {cores}")
     for suffix, cores in (("_core", "one core"), ("", "all cores"))
 )
+_DIVISION_KEYS = (
+    (f"peak_gdivs_double{suffix}", f"roofline: G double divisions/s at the vector width on {cores}")
+    for suffix, cores in (("_core", "one core"), ("", "all cores"))
+)
 KEYS += tuple(
     Key(field, 0.0, PROFILE, PRICE, 0, None, f"the {field.replace('_', ' ')}", f"{meaning} (0: not measured)")
-    for field, meaning in (*_LIMIT_KEYS, *_BANDWIDTH_KEYS, *_INTEGER_KEYS)
+    for field, meaning in (*_LIMIT_KEYS, *_BANDWIDTH_KEYS, *_INTEGER_KEYS, *_DIVISION_KEYS)
 )
 LIMIT_FIELDS = tuple(key.field for key in KEYS if key.meaning.startswith("roofline: "))
 SETTINGS = tuple(key.field for key in KEYS)  # the fields a target file sets

@@ -309,6 +309,7 @@ def print_roofline(
     core = "" if threads > 1 else "_core"
     print(
         f"\nroofline at {threads} threads: peak {getattr(limits, f'peak_gflops_double{core}'):g} GFLOP/s,"
+        f" {getattr(limits, f'peak_gdivs_double{core}'):g} G double divisions/s,"
         f" DRAM {getattr(limits, f'bandwidth_dram{core}'):g} GB/s ({origin})"
     )
     print(roofline_table(results, works, bounds, tools), end="")

@@ -109,6 +109,8 @@ class Machine:
     bandwidth_dram: float = DEFAULTS["bandwidth_dram"]
     peak_gops_int_core: float = DEFAULTS["peak_gops_int_core"]
     peak_gops_int: float = DEFAULTS["peak_gops_int"]
+    peak_gdivs_double_core: float = DEFAULTS["peak_gdivs_double_core"]
+    peak_gdivs_double: float = DEFAULTS["peak_gdivs_double"]
 
     @property
     def shared_cache(self) -> int:

@@ -1,8 +1,8 @@
 """The roofline bound of a region: its floating-point work and compulsory memory traffic, and the least time
 the machine's limits allow for them.
 
-Public: ``Work``, ``Bound``, ``COMPUTE``, ``MEMORY``, ``statement_operations``, ``region_work``, ``file_work``,
-``bound``.
+Public: ``Work``, ``Bound``, ``COMPUTE``, ``MEMORY``, ``DIVISION``, ``statement_operations``, ``region_work``,
+``file_work``, ``bound``.
 
 Operations (``statement_operations``): each ``+ - * /``, each compound assignment ``+= -= *= /=`` (and
 ``++``, ``--``) and each selection ``c ? a : b`` (a maximum or a minimum, one vector instruction with its
@@ -11,9 +11,11 @@ told (a type from a header, as PolyBench's ``DATA_TYPE``), an integer operation 
 Subscripts, pointer arithmetic, comparisons, unary minus and calls (``sqrt``, a macro kept as a call) count
 nothing but their arguments' operations, so a plain copy does nothing; a subexpression written twice in one
 statement (a macro's argument) counts once, as the compiler computes it once.  An integer table whose type
-comes from a header (nussinov's ``DATA_TYPE``) is counted as floating.  A region's operations are the sum
-over its statements of their instance counts (isl counts their domains' points at the parameter values)
-times their operations.
+comes from a header (nussinov's ``DATA_TYPE``) is counted as floating.  A floating division (``/``, ``/=``)
+is a flop and is also counted among the divisions, unless its type is ``float`` (the division peak is measured
+on ``double``, and a ``float`` division is faster: counting it there would overstate the bound).  A region's
+operations are the sum over its statements of their instance counts (isl counts their domains' points at the
+parameter values) times their operations.
 
 Compulsory bytes: per array, the distinct elements the region reads plus the distinct elements it writes
 (each counted in isl at the parameter values), times the element size: an array both read and written pays
@@ -23,9 +25,11 @@ Scalars stay in registers and count nothing.  A reference whose elements isl can
 read from memory) counts one element per instance.  An element is ``float``'s 4 bytes when the array is
 declared ``float``, else 8 (``double``, or a type from a header).
 
-The bound (``bound``) is the larger of the compute time (flops ÷ the ``double`` peak plus integer operations
-÷ the ``int`` peak) and bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one thread
-and the one-core limits otherwise; it says which of the two applies.
+The bound (``bound``) is the largest of the compute time (flops ÷ the ``double`` peak plus integer operations
+÷ the ``int`` peak), the division time (divisions ÷ the ``double`` division peak, when it is measured) and
+bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one thread and the one-core limits
+otherwise; it says which of the three applies.  The divisions are not added to the compute time: the division
+unit works beside the FMA units, so either alone is a time the kernel cannot go below.
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.roofline.limits import Limits
 
-COMPUTE, MEMORY = "compute", "memory"
-FLOATING, INTEGRAL = "floating", "integral"
+COMPUTE, MEMORY, DIVISION = "compute", "memory", "division"
+FLOATING, INTEGRAL, DIVIDING = "floating", "integral", "dividing"
 _GENERATOR = c_generator.CGenerator()
 _ARITHMETIC = frozenset("+-*/")
 _COMPOUND = frozenset({"+=", "-=", "*=", "/="})
@@ -55,12 +59,13 @@ DOUBLE_BYTES, FLOAT_BYTES = 8, 4
 
 @dataclass(frozen=True)
 class Work:
-    """A region's floating-point operations, compulsory bytes of memory traffic and integer operations (see
-    the module docstring)."""
+    """A region's floating-point operations, compulsory bytes of memory traffic, integer operations and
+    ``double`` divisions (also among the flops; see the module docstring)."""
 
     flops: int
     bytes: int
     intops: int = 0
+    divisions: int = 0
 
     @property
     def intensity(self) -> float:
@@ -68,12 +73,18 @@ class Work:
         return self.flops / self.bytes if self.bytes else float("inf")
 
     def __add__(self, other: Work) -> Work:
-        return Work(self.flops + other.flops, self.bytes + other.bytes, self.intops + other.intops)
+        return Work(
+            self.flops + other.flops,
+            self.bytes + other.bytes,
+            self.intops + other.intops,
+            self.divisions + other.divisions,
+        )
 
 
 @dataclass(frozen=True)
 class Bound:
-    """The least seconds the limits allow for a work, and which limit sets them (``COMPUTE`` or ``MEMORY``)."""
+    """The least seconds the limits allow for a work, and which limit sets them (``COMPUTE``, ``DIVISION`` or
+    ``MEMORY``)."""
 
     seconds: float
     applies: str
@@ -99,10 +110,36 @@ def _operation(node: c_ast.Node, declarations: Declarations) -> str | None:
     return None
 
 
+def _single(node: c_ast.Node, declarations: Declarations) -> bool:
+    """Whether the value of ``node`` is a ``float`` (every operand a ``float`` object or an ``f`` constant)."""
+    if isinstance(node, c_ast.Constant):
+        return node.type == "float"
+    if isinstance(node, (c_ast.ID, c_ast.ArrayRef)):
+        return expression_type(node, declarations).name == "float"
+    if isinstance(node, c_ast.UnaryOp):
+        return _single(node.expr, declarations)
+    if isinstance(node, c_ast.BinaryOp):
+        return _single(node.left, declarations) and _single(node.right, declarations)
+    return False
+
+
+def _double_division(node: c_ast.Node, declarations: Declarations) -> bool:
+    """Whether ``node`` is a floating division that is not on ``float`` values."""
+    if isinstance(node, c_ast.BinaryOp) and node.op == "/":
+        operands = (node.left, node.right)
+    elif isinstance(node, c_ast.Assignment) and node.op == "/=":
+        operands = (node.lvalue, node.rvalue)
+    else:
+        return False
+    floating = _kind(node if isinstance(node, c_ast.BinaryOp) else node.lvalue, declarations) == FLOATING
+    return floating and not all(_single(operand, declarations) for operand in operands)
+
+
 def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[str, int]:
-    """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``), each
-    distinct subexpression counted once (see the module docstring)."""
-    counts = {FLOATING: 0, INTEGRAL: 0}
+    """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``, and
+    ``DIVIDING`` for the ``double`` divisions among the floating ones), each distinct subexpression counted
+    once (see the module docstring)."""
+    counts = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
     seen: set[str] = set()
 
     def visit(node: c_ast.Node) -> None:
@@ -120,6 +157,7 @@ def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[s
                 return
             seen.add(text)
             counts[kind] += 1
+            counts[DIVIDING] += _double_division(node, declarations)
         for _, child in node.children():
             visit(child)
 
@@ -155,7 +193,7 @@ def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> in
 def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
     """The flops and compulsory bytes of ``model``'s region at ``parameters`` (see the module docstring)."""
     declarations = model.scop.declarations
-    operations = {FLOATING: 0, INTEGRAL: 0}
+    operations = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
     for statement in model.scop.statements:
         instances = _points(model.domains[statement.name], parameters)
         for kind, count in statement_operations(statement.body, declarations).items():
@@ -170,7 +208,7 @@ def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
             ]
             if relations:
                 traffic += _elements(relations, parameters) * _element_bytes(array, declarations)
-    return Work(operations[FLOATING], traffic, operations[INTEGRAL])
+    return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING])
 
 
 def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
@@ -187,7 +225,8 @@ def bound(work: Work, limits: Limits, threads: int) -> Bound:
     """The roofline bound of ``work`` on ``threads`` threads: all-core limits above one thread, else one core's."""
     core = "" if threads > 1 else "_core"
     peak, integral = getattr(limits, f"peak_gflops_double{core}"), getattr(limits, f"peak_gops_int{core}")
-    bandwidth = getattr(limits, f"bandwidth_dram{core}")
+    bandwidth, dividing = getattr(limits, f"bandwidth_dram{core}"), getattr(limits, f"peak_gdivs_double{core}")
     compute = work.flops / (peak * 1e9) + (work.intops / (integral * 1e9) if work.intops else 0.0)
+    division = work.divisions / (dividing * 1e9) if work.divisions and dividing > 0 else 0.0
     memory = work.bytes / (bandwidth * 1e9)
-    return Bound(compute, COMPUTE) if compute >= memory else Bound(memory, MEMORY)
+    return max(Bound(compute, COMPUTE), Bound(division, DIVISION), Bound(memory, MEMORY), key=lambda b: b.seconds)

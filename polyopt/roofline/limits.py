@@ -11,6 +11,9 @@ One generated C program (``program``) measures everything in one run, built with
   auto-vectorizer), enough to keep two FMA units of four cycles' latency busy; 2 flops per lane and FMA;
 - the peak rate of ``int`` operations: the same loop on ``int`` lanes of an exclusive or and an add (the
   exclusive or keeps gcc from summing the repetitions in closed form); 2 operations per lane and step;
+- the peak rate of ``double`` divisions: the same loop dividing each accumulator by a constant (a division
+  unit is slower than the FMA units and not pipelined as deeply, so a kernel that divides at every point can
+  be bound by it: adi, seidel-2d);
 - the bandwidth of L1, L2, L3 and DRAM: STREAM's copy ``a[i] = b[i]`` and triad ``a[i] = b[i] + s*c[i]``
   over three ``double`` arrays whose bytes together are ``working_sets`` (half of each cache, eight
   times the L3 for DRAM), each thread on its own arrays.  Bytes are counted as STREAM counts them:
@@ -43,13 +46,13 @@ from polyopt.machine import Machine
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, run_program
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 MIN_SECONDS = 0.04  # a timed pass lasts at least this long
 TRIALS = 5  # timed passes per measurement: the best counts
 STABLE = 0.05  # the runs stop when one raises no limit by more than this fraction
 RUNS = 6  # at most this many runs of the program
 LEVELS = ("l1", "l2", "l3", "dram")
-KERNELS = ("fma", "add", "copy", "triad")
+KERNELS = ("fma", "add", "div", "copy", "triad")
 
 
 class LimitsError(ToolchainError):
@@ -58,9 +61,9 @@ class LimitsError(ToolchainError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Peak GFLOP/s (double, float), bandwidth in GB/s (L1, L2, L3, DRAM) and peak G operations/s on ``int``,
-    each on one core (``_core``) and on all cores; 0 where not measured (no L3).  ``kernels`` names the kernel
-    that measured each field (``fma``, ``add``, ``copy`` or ``triad``)."""
+    """Peak GFLOP/s (double, float), bandwidth in GB/s (L1, L2, L3, DRAM), peak G operations/s on ``int`` and
+    peak G ``double`` divisions/s, each on one core (``_core``) and on all cores; 0 where not measured (no L3).
+    ``kernels`` names the kernel that measured each field (``fma``, ``add``, ``div``, ``copy`` or ``triad``)."""
 
     peak_gflops_double_core: float
     peak_gflops_double: float
@@ -76,6 +79,8 @@ class Limits:
     bandwidth_dram: float
     peak_gops_int_core: float
     peak_gops_int: float
+    peak_gdivs_double_core: float
+    peak_gdivs_double: float
     kernels: tuple[tuple[str, str], ...] = ()
     runs: int = 1
 
@@ -184,6 +189,30 @@ static volatile double sink[1024];
     sink[me %% 1024] = total;                                                            \
   }
 
+#define DIV_LOOP                                                                        \
+  {                                                                                     \
+    vd acc[ACC], by = (vd){} + 1.0000001;                                               \
+    for (int k = 0; k < ACC; k++)                                                       \
+      acc[k] = (vd){} + (double)(k + me + 1);                                           \
+    for (long r = 0; r < reps; r++) {                                                   \
+      _Pragma("GCC unroll 16")                                                          \
+      for (int k = 0; k < ACC; k++)                                                     \
+        acc[k] = acc[k] / by;                                                           \
+    }                                                                                   \
+    double total = 0;                                                                   \
+    for (int k = 0; k < ACC; k++)                                                       \
+      for (unsigned l = 0; l < sizeof(vd) / sizeof(double); l++)                        \
+        total += acc[k][l];                                                             \
+    sink[me %% 1024] = total;                                                            \
+  }
+
+static double division_peak(int threads)
+{
+  double seconds;
+  TIMED(threads, , DIV_LOOP, , seconds);
+  return 1.0 * ACC * (%(vector)d / 8) * threads / seconds / 1e9;
+}
+
 static double integer_peak(int threads)
 {
   double seconds;
@@ -255,6 +284,7 @@ def program(machine: Machine) -> str:
         for name, bytes_ in working_sets(machine, threads).items():
             lines.append(f'  level("bandwidth_{name}{suffix}", {threads}, {bytes_}L);\n')
         lines.append(f'  report("peak_gops_int{suffix}", "add", integer_peak({threads}));\n')
+        lines.append(f'  report("peak_gdivs_double{suffix}", "div", division_peak({threads}));\n')
     lines.append("  return 0;\n}\n")
     return "".join(lines)
 

@@ -9,7 +9,7 @@ import pytest
 
 from polyopt.bench.suite import EXAMPLES
 from polyopt.model import PolyModel
-from polyopt.roofline.bound import COMPUTE, MEMORY, Work, bound, file_work, region_work
+from polyopt.roofline.bound import COMPUTE, DIVISION, MEMORY, Work, bound, file_work, region_work
 from polyopt.roofline.limits import Limits
 from polyopt.target_keys import LIMIT_FIELDS
 
@@ -70,7 +70,7 @@ def test_an_example_file_is_read_at_the_dataset_size() -> None:
 
 def _limits(peak: float, bandwidth: float) -> Limits:
     """Limits whose all-core values are ``peak`` and ``bandwidth`` and one core's a quarter of them."""
-    values = {field: (peak if "peak" in field else bandwidth) for field in LIMIT_FIELDS}  # the int peak too
+    values = {field: (peak if "peak" in field else bandwidth) for field in LIMIT_FIELDS}  # int, divisions too
     return Limits(**{field: value / 4 if field.endswith("_core") else value for field, value in values.items()})
 
 
@@ -82,9 +82,12 @@ def _limits(peak: float, bandwidth: float) -> Limits:
         (Work(flops=10**9, bytes=10**8), 1, 0.4, COMPUTE),  # one core: a quarter of the limits
         (Work(flops=0, bytes=10**9), 1, 0.4, MEMORY),
         (Work(flops=10**9, bytes=10**8, intops=2 * 10**9), 2, 0.3, COMPUTE),  # flops and integer operations add up
+        (Work(flops=10**9, bytes=10**8, divisions=3 * 10**9), 2, 0.3, DIVISION),  # 3e9 / 10 G divisions/s
+        (Work(flops=10**9, bytes=10**8, divisions=5 * 10**8), 2, 0.1, COMPUTE),  # the divider is not the limit
+        (Work(flops=10**9, bytes=10**9, divisions=2 * 10**9), 1, 0.8, DIVISION),
     ],
 )
-def test_the_bound_is_the_larger_of_compute_and_memory_time(
+def test_the_bound_is_the_largest_of_compute_division_and_memory_time(
     work: Work, threads: int, seconds: float, applies: str
 ) -> None:
     limit = bound(work, _limits(peak=10.0, bandwidth=10.0), threads)
@@ -101,3 +104,27 @@ def test_a_call_counts_the_operations_of_its_arguments_only(model_of: ModelOf) -
     work = region_work(model_of(body, "int n;\ndouble x[8], y[8];\n"), {"n": 8})
 
     assert (work.flops, work.intops) == (8 * 2, 0)  # the product and the sum; the square root is not counted
+
+
+def test_a_double_division_also_counts_among_the_divisions_and_a_float_one_does_not(model_of: ModelOf) -> None:
+    body = """for (int i = 1; i < n; i++) {
+  x[i] = (x[i - 1] + y[i]) / 3.0;
+  y[i] /= x[i];
+  f[i] = f[i] / g;
+  k[i] = k[i] / 2;
+}
+"""
+    work = region_work(model_of(body, "int n;\ndouble x[8], y[8];\nfloat f[8], g;\nint k[8];\n"), {"n": 8})
+
+    assert work.divisions == 7 * 2  # the two double divisions; not the float one, not the integer one
+    assert (work.flops, work.intops) == (7 * 4, 7)
+
+
+def test_a_kernel_with_a_division_per_point_is_division_bound_at_a_measured_division_peak() -> None:
+    work = file_work(EXAMPLES / "seidel-2d.c", [f"-I{EXAMPLES}", "-DMINI_DATASET"])  # TSTEPS 2, N 7
+    limits = _limits(peak=100.0, bandwidth=1e6)
+    slow_divider = Limits(**{**limits.settings(), "peak_gdivs_double": 2.0})
+
+    assert work.divisions == 2 * 5 * 5
+    assert bound(work, limits, 2).applies == COMPUTE and bound(work, slow_divider, 2).applies == DIVISION
+    assert bound(work, slow_divider, 2).seconds == pytest.approx(work.divisions / 2e9)

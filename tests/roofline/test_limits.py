@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TINY = Machine(4 << 10, 16 << 10, 64 << 10, 64, 2, detect().simd_bytes, "test", vector_registers=16)
 NO_L3 = dataclasses.replace(TINY, l3=0)
 PRINTED = "".join(
-    f"{field} {'add' if 'int' in field else 'fma' if 'peak' in field else 'triad'} {index + 1.5}\n"
+    f"{field} {'add' if 'int' in field else 'div' if 'divs' in field else 'fma' if 'peak' in field else 'triad'}"
+    f" {index + 1.5}\n"
     for index, field in enumerate(LIMIT_FIELDS)
 )
 
@@ -63,19 +64,22 @@ def test_the_parser_reads_every_field_and_its_kernel() -> None:
     limits = parse(PRINTED)
 
     assert limits.peak_gflops_double_core == 1.5 and limits.bandwidth_dram == 12.5
-    assert limits.peak_gops_int == len(LIMIT_FIELDS) + 0.5 and dict(limits.kernels)["peak_gops_int"] == "add"
+    assert limits.peak_gops_int == LIMIT_FIELDS.index("peak_gops_int") + 1.5
+    assert dict(limits.kernels)["peak_gops_int"] == "add"
+    assert limits.peak_gdivs_double == LIMIT_FIELDS.index("peak_gdivs_double") + 1.5
+    assert dict(limits.kernels)["peak_gdivs_double"] == "div"
     assert dict(limits.kernels)["bandwidth_l1"] == "triad"
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (PRINTED + "garbage\n", "line 15 is not 'field kernel value': 'garbage'"),
+        (PRINTED + "garbage\n", f"line {len(LIMIT_FIELDS) + 1} is not 'field kernel value': 'garbage'"),
         (PRINTED.replace("bandwidth_l1 triad", "bandwidth_l1 scale"), "line 6 is not 'field kernel value'"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad nan"), "line 8 has no positive number"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad -1"), "line 8 has no positive number"),
         (PRINTED.replace("bandwidth_l2 triad 8.5", "bandwidth_l2 triad x"), "line 8 has no positive number"),
-        (PRINTED + "bandwidth_l1 copy 3\n", "printed 'bandwidth_l1' twice (line 15)"),
+        (PRINTED + "bandwidth_l1 copy 3\n", f"printed 'bandwidth_l1' twice (line {len(LIMIT_FIELDS) + 1})"),
         ("peak_gflops_double_core fma 3\n", "printed no peak_gflops_double, peak_gflops_float_core"),
     ],
 )
