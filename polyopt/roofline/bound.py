@@ -13,11 +13,9 @@ nothing but their arguments' operations, so a plain copy does nothing; a subexpr
 statement (a macro's argument) counts once, as the compiler computes it once.  An integer table whose type
 comes from a header (nussinov's ``DATA_TYPE``) is counted as floating.  A floating division (``/``, ``/=``)
 is a flop and is also counted among the divisions, unless its type is ``float`` (the division peak is measured
-on ``double``, and a ``float`` division is faster: counting it there would overstate the bound).  A floating
-``+`` or ``-`` (or ``+=``, ``-=``) with a product as an operand is counted as fusable: the compiler contracts
-the pair into one fused multiply-add, two flops in one instruction.  A region's operations are the sum over its
-statements of their instance counts (isl counts their domains' points at the parameter values) times their
-operations.
+on ``double``, and a ``float`` division is faster: counting it there would overstate the bound).  A region's
+operations are the sum over its statements of their instance counts (isl counts their domains' points at the
+parameter values) times their operations.
 
 Compulsory bytes: per array, the distinct elements the region reads plus the distinct elements it writes
 (each counted in isl at the parameter values), times the element size: an array both read and written pays
@@ -27,14 +25,15 @@ Scalars stay in registers and count nothing.  A reference whose elements isl can
 read from memory) counts one element per instance.  An element is ``float``'s 4 bytes when the array is
 declared ``float``, else 8 (``double``, or a type from a header).
 
-The bound (``bound``) is the largest of the compute time (the floating instructions ÷ the ``double`` peak's
-instruction rate plus integer operations ÷ the ``int`` peak), the division time (divisions ÷ the ``double``
-division peak, when it is measured) and bytes ÷ DRAM bandwidth, with the all-core limits when the run has more
-than one thread and the one-core limits otherwise; it says which of the three applies.  The peak is measured on
-fused multiply-adds, two flops each, so the floating instructions are the flops less the fusable pairs, each
-taking two flops' time at the peak: a kernel of adds alone (a Jacobi stencil) cannot go above half the peak.
-The divisions are not added to the compute time: the division unit works beside the FMA units, so either alone
-is a time the kernel cannot go below.
+The bound (``bound``) is the largest of the compute time (flops ÷ the ``double`` peak plus integer operations
+÷ the ``int`` peak), the division time (divisions ÷ the ``double`` division peak, when it is measured) and
+bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one thread and the one-core limits
+otherwise; it says which of the three applies.  Every flop counts at the FMA peak's rate, although additions
+alone (a Jacobi stencil) run at half of it: counting the multiply-add pairs a statement can fuse gave bounds
+above the measured time where the code hoists a sum's constant factor (``alpha``) out of the sum and so does
+fewer multiplications than the statement as written (gemm, syrk, syr2k at 1.1-1.6 of such a bound).  The
+divisions are not added to the compute time: the division unit works beside the FMA units, so either alone is
+a time the kernel cannot go below.
 """
 
 from __future__ import annotations
@@ -54,7 +53,7 @@ from polyopt.options import Options
 from polyopt.roofline.limits import Limits
 
 COMPUTE, MEMORY, DIVISION = "compute", "memory", "division"
-FLOATING, INTEGRAL, DIVIDING, FUSED = "floating", "integral", "dividing", "fused"
+FLOATING, INTEGRAL, DIVIDING = "floating", "integral", "dividing"
 _GENERATOR = c_generator.CGenerator()
 _ARITHMETIC = frozenset("+-*/")
 _COMPOUND = frozenset({"+=", "-=", "*=", "/="})
@@ -64,14 +63,13 @@ DOUBLE_BYTES, FLOAT_BYTES = 8, 4
 
 @dataclass(frozen=True)
 class Work:
-    """A region's floating-point operations, compulsory bytes of memory traffic, integer operations, ``double``
-    divisions (also among the flops) and fusable multiply-add pairs (see the module docstring)."""
+    """A region's floating-point operations, compulsory bytes of memory traffic, integer operations and
+    ``double`` divisions (also among the flops; see the module docstring)."""
 
     flops: int
     bytes: int
     intops: int = 0
     divisions: int = 0
-    fmas: int = 0
 
     @property
     def intensity(self) -> float:
@@ -84,7 +82,6 @@ class Work:
             self.bytes + other.bytes,
             self.intops + other.intops,
             self.divisions + other.divisions,
-            self.fmas + other.fmas,
         )
 
 
@@ -142,22 +139,11 @@ def _double_division(node: c_ast.Node, declarations: Declarations) -> bool:
     return floating and not all(_single(operand, declarations) for operand in operands)
 
 
-def _fusable(node: c_ast.Node) -> bool:
-    """Whether ``node`` is an addition or subtraction with a product as an operand (one fused multiply-add)."""
-    if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
-        operands = (node.left, node.right)
-    elif isinstance(node, c_ast.Assignment) and node.op in ("+=", "-="):
-        operands = (node.rvalue,)
-    else:
-        return False
-    return any(isinstance(operand, c_ast.BinaryOp) and operand.op == "*" for operand in operands)
-
-
 def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[str, int]:
-    """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``;
-    ``DIVIDING`` for the ``double`` divisions and ``FUSED`` for the fusable pairs among the floating ones), each
-    distinct subexpression counted once (see the module docstring)."""
-    counts = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0, FUSED: 0}
+    """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``, and
+    ``DIVIDING`` for the ``double`` divisions among the floating ones), each distinct subexpression counted
+    once (see the module docstring)."""
+    counts = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
     seen: set[str] = set()
 
     def visit(node: c_ast.Node) -> None:
@@ -176,7 +162,6 @@ def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[s
             seen.add(text)
             counts[kind] += 1
             counts[DIVIDING] += _double_division(node, declarations)
-            counts[FUSED] += kind == FLOATING and _fusable(node)
         for _, child in node.children():
             visit(child)
 
@@ -212,7 +197,7 @@ def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> in
 def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
     """The flops and compulsory bytes of ``model``'s region at ``parameters`` (see the module docstring)."""
     declarations = model.scop.declarations
-    operations = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0, FUSED: 0}
+    operations = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
     for statement in model.scop.statements:
         instances = _points(model.domains[statement.name], parameters)
         for kind, count in statement_operations(statement.body, declarations).items():
@@ -227,7 +212,7 @@ def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
             ]
             if relations:
                 traffic += _elements(relations, parameters) * _element_bytes(array, declarations)
-    return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING], operations[FUSED])
+    return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING])
 
 
 def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
@@ -245,8 +230,7 @@ def bound(work: Work, limits: Limits, threads: int) -> Bound:
     core = "" if threads > 1 else "_core"
     peak, integral = getattr(limits, f"peak_gflops_double{core}"), getattr(limits, f"peak_gops_int{core}")
     bandwidth, dividing = getattr(limits, f"bandwidth_dram{core}"), getattr(limits, f"peak_gdivs_double{core}")
-    instructions = work.flops - work.fmas  # each takes the time of two flops at the peak (an FMA's)
-    compute = 2 * instructions / (peak * 1e9) + (work.intops / (integral * 1e9) if work.intops else 0.0)
+    compute = work.flops / (peak * 1e9) + (work.intops / (integral * 1e9) if work.intops else 0.0)
     division = work.divisions / (dividing * 1e9) if work.divisions and dividing > 0 else 0.0
     memory = work.bytes / (bandwidth * 1e9)
     return max(Bound(compute, COMPUTE), Bound(division, DIVISION), Bound(memory, MEMORY), key=lambda b: b.seconds)
