@@ -155,56 +155,28 @@ static volatile double sink[1024];
     result = best;                                                                      \
   }
 
-#define FMA_LOOP(type, scalar)                                                          \
+/* ACC independent chains of `step` on vectors of `type`, each started at `first` (k: its index, me: the
+   thread's). */
+#define ACC_LOOP(type, scalar, first, step)                                             \
   {                                                                                     \
-    type acc[ACC], m = (type){} + (scalar)0.9999999, add = (type){} + (scalar)1e-7;     \
+    type acc[ACC];                                                                      \
     for (int k = 0; k < ACC; k++)                                                       \
-      acc[k] = (type){} + (scalar)(k + me);                                             \
+      acc[k] = (type){} + (scalar)(first);                                              \
     for (long r = 0; r < reps; r++) {                                                   \
       _Pragma("GCC unroll 16")                                                          \
       for (int k = 0; k < ACC; k++)                                                     \
-        acc[k] = acc[k] * m + add;                                                      \
+        acc[k] = step;                                                                  \
     }                                                                                   \
     scalar total = 0;                                                                   \
     for (int k = 0; k < ACC; k++)                                                       \
       for (unsigned l = 0; l < sizeof(type) / sizeof(scalar); l++)                      \
         total += acc[k][l];                                                             \
-    sink[me %% 1024] = total;                                                            \
+    sink[me %% 1024] = total;                                                           \
   }
-
-#define ADD_LOOP                                                                        \
-  {                                                                                     \
-    vi acc[ACC], add = (vi){} + 3, mask = (vi){} + 5;                                   \
-    for (int k = 0; k < ACC; k++)                                                       \
-      acc[k] = (vi){} + (k + me);                                                       \
-    for (long r = 0; r < reps; r++) {                                                   \
-      _Pragma("GCC unroll 16")                                                          \
-      for (int k = 0; k < ACC; k++)                                                     \
-        acc[k] = (acc[k] ^ mask) + add;                                                 \
-    }                                                                                   \
-    int total = 0;                                                                      \
-    for (int k = 0; k < ACC; k++)                                                       \
-      for (unsigned l = 0; l < sizeof(vi) / sizeof(int); l++)                           \
-        total += acc[k][l];                                                             \
-    sink[me %% 1024] = total;                                                            \
-  }
-
-#define DIV_LOOP                                                                        \
-  {                                                                                     \
-    vd acc[ACC], by = (vd){} + 1.0000001;                                               \
-    for (int k = 0; k < ACC; k++)                                                       \
-      acc[k] = (vd){} + (double)(k + me + 1);                                           \
-    for (long r = 0; r < reps; r++) {                                                   \
-      _Pragma("GCC unroll 16")                                                          \
-      for (int k = 0; k < ACC; k++)                                                     \
-        acc[k] = acc[k] / by;                                                           \
-    }                                                                                   \
-    double total = 0;                                                                   \
-    for (int k = 0; k < ACC; k++)                                                       \
-      for (unsigned l = 0; l < sizeof(vd) / sizeof(double); l++)                        \
-        total += acc[k][l];                                                             \
-    sink[me %% 1024] = total;                                                            \
-  }
+#define FMA_LOOP(type, scalar) \
+  ACC_LOOP(type, scalar, k + me, acc[k] * ((type){} + (scalar)0.9999999) + ((type){} + (scalar)1e-7))
+#define ADD_LOOP ACC_LOOP(vi, int, k + me, (acc[k] ^ ((vi){} + 5)) + ((vi){} + 3))
+#define DIV_LOOP ACC_LOOP(vd, double, k + me + 1, acc[k] / ((vd){} + 1.0000001))
 
 static double division_peak(int threads)
 {
