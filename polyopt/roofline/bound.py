@@ -11,7 +11,10 @@ told (a type from a header, as PolyBench's ``DATA_TYPE``), an integer operation 
 Subscripts, pointer arithmetic, comparisons, unary minus and calls (``sqrt``, a macro kept as a call) count
 nothing but their arguments' operations, so a plain copy does nothing; a subexpression written twice in one
 statement (a macro's argument) counts once, as the compiler computes it once.  An integer table whose type
-comes from a header (nussinov's ``DATA_TYPE``) is counted as floating.  A floating division (``/``, ``/=``)
+comes from a header and cannot be resolved is counted as floating; ``file_work`` resolves a type that is a
+macro (PolyBench's ``DATA_TYPE``) to what the preprocessor expands it to with the file's flags (``float`` for
+deriche, ``int`` for nussinov and floyd-warshall).  A floating operation whose operands are all ``float`` is
+counted apart (``Work.single``): it runs at the ``float`` peak.  A floating division (``/``, ``/=``)
 is a flop and is also counted among the divisions, unless its type is ``float`` (the division peak is measured
 on ``double``, and a ``float`` division is faster: counting it there would overstate the bound).  A region's
 operations are the sum over its statements of their instance counts (isl counts their domains' points at the
@@ -22,18 +25,18 @@ Compulsory bytes: per array, the distinct elements the region reads plus the dis
 once for the read and once for the write-back; a write-only array once, for the write-back (its
 write-allocate read is not counted, as the measured bandwidths do not count it: ``polyopt.roofline.limits``).
 Scalars stay in registers and count nothing.  A reference whose elements isl cannot bound (a subscript
-read from memory) counts one element per instance.  An element is ``float``'s 4 bytes when the array is
-declared ``float``, else 8 (``double``, or a type from a header).
+read from memory) counts one element per instance.  An element has the size of its C type (``float`` and
+``int`` 4 bytes), or 8 when its type cannot be resolved.
 
-The bound (``bound``) is the largest of the compute time (flops ÷ the ``double`` peak plus integer operations
-÷ the ``int`` peak), the division time (divisions ÷ the ``double`` division peak, when it is measured) and
-bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one thread and the one-core limits
-otherwise; it says which of the three applies.  Every flop counts at the FMA peak's rate, although additions
-alone (a Jacobi stencil) run at half of it: counting the multiply-add pairs a statement can fuse gave bounds
-above the measured time where the code hoists a sum's constant factor (``alpha``) out of the sum and so does
-fewer multiplications than the statement as written (gemm, syrk, syr2k at 1.1-1.6 of such a bound).  The
-divisions are not added to the compute time: the division unit works beside the FMA units, so either alone is
-a time the kernel cannot go below.
+The bound (``bound``) is the largest of the compute time (flops ÷ the ``double`` peak, those on ``float`` ÷ the
+``float`` peak, plus integer operations ÷ the ``int`` peak), the division time (divisions ÷ the ``double`` division
+peak, when it is measured) and bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one
+thread and the one-core limits otherwise; it says which of the three applies. Every flop counts at the FMA peak's
+rate, although additions alone (a Jacobi stencil) run at half of it: counting the multiply-add pairs a statement
+can fuse gave bounds above the measured time where the code hoists a sum's constant factor (``alpha``) out of the
+sum and so does fewer multiplications than the statement as written (gemm, syrk, syr2k at 1.1-1.6 of such a bound).
+The divisions are not added to the compute time: the division unit works beside the FMA units, so either alone is a
+time the kernel cannot go below.
 """
 
 from __future__ import annotations
@@ -47,18 +50,25 @@ from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
 from polyopt.driver import region_scops
-from polyopt.frontend.declarations import BOOLEAN, INTEGER, Declarations, expression_type
+from polyopt.frontend.declarations import BOOLEAN, INTEGER, CType, Declarations, expression_type
+from polyopt.frontend.params import preprocess
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
 from polyopt.roofline.limits import Limits
 
 COMPUTE, MEMORY, DIVISION = "compute", "memory", "division"
-FLOATING, INTEGRAL, DIVIDING = "floating", "integral", "dividing"
+FLOATING, INTEGRAL, DIVIDING, SINGLE = "floating", "integral", "dividing", "single"
 _GENERATOR = c_generator.CGenerator()
 _ARITHMETIC = frozenset("+-*/")
 _COMPOUND = frozenset({"+=", "-=", "*=", "/="})
 _STEPS = frozenset({"++", "--", "p++", "p--"})
-DOUBLE_BYTES, FLOAT_BYTES = 8, 4
+DOUBLE_BYTES = 8  # an element whose type cannot be resolved
+_TYPE_BYTES = {"float": 4, "double": 8, "long double": 16, "char": 1, "signed char": 1, "unsigned char": 1}
+_TYPE_BYTES |= {
+    f"{sign}{size}": bytes_
+    for size, bytes_ in (("short", 2), ("int", 4), ("long", 8), ("long long", 8))
+    for sign in ("", "unsigned ")
+}
 
 
 @dataclass(frozen=True)
@@ -70,6 +80,7 @@ class Work:
     bytes: int
     intops: int = 0
     divisions: int = 0
+    single: int = 0  # the flops on ``float`` values
 
     @property
     def intensity(self) -> float:
@@ -82,6 +93,7 @@ class Work:
             self.bytes + other.bytes,
             self.intops + other.intops,
             self.divisions + other.divisions,
+            self.single + other.single,
         )
 
 
@@ -124,6 +136,10 @@ def _single(node: c_ast.Node, declarations: Declarations) -> bool:
         return _single(node.expr, declarations)
     if isinstance(node, c_ast.BinaryOp):
         return _single(node.left, declarations) and _single(node.right, declarations)
+    if isinstance(node, c_ast.Assignment):
+        return _single(node.lvalue, declarations) and _single(node.rvalue, declarations)
+    if isinstance(node, c_ast.TernaryOp):
+        return _single(node.iftrue, declarations) and _single(node.iffalse, declarations)
     return False
 
 
@@ -143,7 +159,7 @@ def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[s
     """The operations of one execution of the statement ``node`` by kind (``FLOATING``, ``INTEGRAL``, and
     ``DIVIDING`` for the ``double`` divisions among the floating ones), each distinct subexpression counted
     once (see the module docstring)."""
-    counts = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
+    counts = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0, SINGLE: 0}
     seen: set[str] = set()
 
     def visit(node: c_ast.Node) -> None:
@@ -162,6 +178,7 @@ def statement_operations(node: c_ast.Node, declarations: Declarations) -> dict[s
             seen.add(text)
             counts[kind] += 1
             counts[DIVIDING] += _double_division(node, declarations)
+            counts[SINGLE] += kind == FLOATING and _single(node, declarations)
         for _, child in node.children():
             visit(child)
 
@@ -175,9 +192,8 @@ def _points(values: isl.Set, parameters: Mapping[str, int]) -> int:
 
 
 def _element_bytes(array: str, declarations: Declarations) -> int:
-    return (
-        FLOAT_BYTES if declarations.objects.get(array) and declarations.objects[array].name == "float" else DOUBLE_BYTES
-    )
+    declared = declarations.objects.get(array)
+    return _TYPE_BYTES.get(declared.name, DOUBLE_BYTES) if declared is not None else DOUBLE_BYTES
 
 
 def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> int:
@@ -194,10 +210,11 @@ def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> in
     return unbounded + (_points(touched, parameters) if touched is not None else 0)
 
 
-def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
-    """The flops and compulsory bytes of ``model``'s region at ``parameters`` (see the module docstring)."""
-    declarations = model.scop.declarations
-    operations = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0}
+def region_work(model: PolyModel, parameters: Mapping[str, int], declarations: Declarations | None = None) -> Work:
+    """The flops and compulsory bytes of ``model``'s region at ``parameters`` (see the module docstring), with
+    the types of ``declarations`` (default: the region's own)."""
+    declarations = declarations if declarations is not None else model.scop.declarations
+    operations = {FLOATING: 0, INTEGRAL: 0, DIVIDING: 0, SINGLE: 0}
     for statement in model.scop.statements:
         instances = _points(model.domains[statement.name], parameters)
         for kind, count in statement_operations(statement.body, declarations).items():
@@ -212,25 +229,45 @@ def region_work(model: PolyModel, parameters: Mapping[str, int]) -> Work:
             ]
             if relations:
                 traffic += _elements(relations, parameters) * _element_bytes(array, declarations)
-    return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING])
+    return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING], operations[SINGLE])
 
 
 def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
     """The work of every region of the C file ``path`` compiled with ``cpp_flags``, summed, at the parameter
     values the driver assumes (``polyopt.driver.region_scops``)."""
-    options = Options(cpp_flags=tuple(cpp_flags))
+    text = path.read_text()
     works = [
-        region_work(build_model(scop), values) for scop, values in region_scops(path.read_text(), str(path), options)
+        region_work(build_model(scop), values, resolved_types(scop.declarations, text, path, cpp_flags))
+        for scop, values in region_scops(text, str(path), Options(cpp_flags=tuple(cpp_flags)))
     ]
     return sum(works, Work(0, 0))
+
+
+def resolved_types(declarations: Declarations, text: str, path: Path, cpp_flags: Sequence[str]) -> Declarations:
+    """``declarations`` with each object's base type that is a macro (PolyBench's ``DATA_TYPE``) replaced by the C
+    type the preprocessor expands it to in ``text`` with ``cpp_flags``, when that is one of C's own."""
+    names = sorted({kind.name for kind in declarations.objects.values() if kind.name.isidentifier()} - set(_TYPE_BYTES))
+    if not names:
+        return declarations
+    expansions = preprocess(text, str(path), names, cpp_flags).expansions
+    spelled = {name: " ".join(expansions.get(name, "").split()) for name in names}
+    resolved = {}
+    for name, kind in declarations.objects.items():
+        spelling = spelled.get(kind.name, "")
+        if spelling in _TYPE_BYTES:
+            base = FLOATING if spelling in ("float", "double", "long double") else INTEGER
+            resolved[name] = CType(base, kind.levels, spelling)
+    return declarations.with_objects(resolved)
 
 
 def bound(work: Work, limits: Limits, threads: int) -> Bound:
     """The roofline bound of ``work`` on ``threads`` threads: all-core limits above one thread, else one core's."""
     core = "" if threads > 1 else "_core"
     peak, integral = getattr(limits, f"peak_gflops_double{core}"), getattr(limits, f"peak_gops_int{core}")
+    single = getattr(limits, f"peak_gflops_float{core}") or peak
     bandwidth, dividing = getattr(limits, f"bandwidth_dram{core}"), getattr(limits, f"peak_gdivs_double{core}")
-    compute = work.flops / (peak * 1e9) + (work.intops / (integral * 1e9) if work.intops else 0.0)
+    floating = (work.flops - work.single) / (peak * 1e9) + work.single / (single * 1e9)
+    compute = floating + (work.intops / (integral * 1e9) if work.intops else 0.0)
     division = work.divisions / (dividing * 1e9) if work.divisions and dividing > 0 else 0.0
     memory = work.bytes / (bandwidth * 1e9)
     return max(Bound(compute, COMPUTE), Bound(division, DIVISION), Bound(memory, MEMORY), key=lambda b: b.seconds)

@@ -4,6 +4,7 @@ the choice between the compute and the memory bound."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -40,14 +41,15 @@ def test_an_in_place_update_reads_and_writes_its_elements_once_and_floats_take_f
     body = "for (int t = 0; t < 5; t++)\n  for (int i = 1; i < n; i++)\n    x[i] = x[i] * s - x[i - 1] / 2.0f;\n"
     work = region_work(model_of(body, "int n;\nfloat x[10], s;\n"), {"n": 10})
 
-    assert work == Work(flops=5 * 9 * 3, bytes=10 * 4 + 9 * 4)  # x[0..9] read, x[1..9] written; s in a register
+    # x[0..9] read, x[1..9] written; s in a register; every operation on float values
+    assert work == Work(flops=5 * 9 * 3, bytes=10 * 4 + 9 * 4, single=5 * 9 * 3)
 
 
 def test_integer_arithmetic_counts_as_integer_operations_and_subscripts_count_nothing(model_of: ModelOf) -> None:
     body = "for (int i = 0; i < n; i++)\n  h[i] = 2 * k[i + 1] + m;\n"
     work = region_work(model_of(body, "int n, m;\nint h[8], k[9];\n"), {"n": 8})
 
-    assert work.flops == 0 and work.intops == 8 * 2 and work.bytes == 8 * 8 + 8 * 8
+    assert work.flops == 0 and work.intops == 8 * 2 and work.bytes == 8 * 4 + 8 * 4  # an int is 4 bytes
 
 
 def test_a_selection_is_one_operation_and_a_repeated_subexpression_counts_once(model_of: ModelOf) -> None:
@@ -128,3 +130,25 @@ def test_a_kernel_with_a_division_per_point_is_division_bound_at_a_measured_divi
     assert work.divisions == 2 * 5 * 5
     assert bound(work, limits, 2).applies == COMPUTE and bound(work, slow_divider, 2).applies == DIVISION
     assert bound(work, slow_divider, 2).seconds == pytest.approx(work.divisions / 2e9)
+
+
+def test_a_type_macro_is_resolved_with_the_files_flags(tmp_path: Path) -> None:
+    flags = [f"-I{EXAMPLES}", "-DMINI_DATASET"]
+    as_float = file_work(EXAMPLES / "deriche.c", flags)  # its DATA_TYPE is float
+    double = tmp_path / "deriche.c"
+    double.write_text((EXAMPLES / "deriche.c").read_text().replace("#define DATA_TYPE_IS_FLOAT\n", ""))
+    as_double = file_work(double, flags)
+
+    assert as_double.bytes == 2 * as_float.bytes and as_double.single == 0
+    # every flop but a few of the coefficients, computed once from calls (exp, pow), is on float values
+    assert as_float.flops == as_double.flops and 0 < as_float.flops - as_float.single < 20
+    nussinov = file_work(EXAMPLES / "nussinov.c", flags)  # its DATA_TYPE is int
+    assert nussinov.intops > 3 * nussinov.flops  # its table's maxima and sums; the flops: its bases' sums
+
+
+def test_flops_on_float_values_count_at_the_float_peak() -> None:
+    limits = Limits(**{**_limits(peak=10.0, bandwidth=1e6).settings(), "peak_gflops_float": 20.0})
+
+    limit = bound(Work(flops=3 * 10**9, bytes=0, single=2 * 10**9), limits, 2)
+
+    assert limit.seconds == pytest.approx(0.1 + 0.1) and limit.applies == COMPUTE
