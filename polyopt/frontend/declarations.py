@@ -1,7 +1,7 @@
 """The C types of the names a region uses, read from the declarations before it (no preprocessor).
 
 Public: ``INTEGER``, ``FLOATING``, ``BOOLEAN``, ``UNKNOWN``, ``CType``, ``Declarations``,
-``declared_types``, ``declarator_type``, ``expression_type``.
+``declared_types``, ``declarator_type``, ``expression_type``, ``base_type``.
 
 Visible at a region are the file-scope declarations before it, the parameters of the function
 around it and the declarations of the blocks that enclose it: closed blocks (other functions'
@@ -116,6 +116,13 @@ def _base(words: list[str], type_names: Mapping[str, CType]) -> CType | None:
     if any(word in _TAGS or word == "void" or word not in _KEYWORDS for word in words):
         return CType(UNKNOWN, 0, name)
     return None
+
+
+def base_type(spelling: str) -> CType | None:
+    """The type of C's own that ``spelling`` names (``unsigned int``, ``double``), by its one spelling; None
+    for any other text."""
+    base = _base(spelling.split(), {})
+    return base if base is not None and base.kind in (FLOATING, INTEGER, BOOLEAN) else None
 
 
 def _literal_type(text: str) -> CType | None:

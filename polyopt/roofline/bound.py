@@ -32,9 +32,9 @@ The bound (``bound``) is the largest of the compute time (flops ÷ the ``double`
 ``float`` peak, plus integer operations ÷ the ``int`` peak), the division time (divisions ÷ the ``double`` division
 peak, when it is measured) and bytes ÷ DRAM bandwidth, with the all-core limits when the run has more than one
 thread and the one-core limits otherwise; it says which of the three applies. Every flop counts at the FMA peak's
-rate, although additions alone (a Jacobi stencil) run at half of it: counting the multiply-add pairs a statement
-can fuse gave bounds above the measured time where the code hoists a sum's constant factor (``alpha``) out of the
-sum and so does fewer multiplications than the statement as written (gemm, syrk, syr2k at 1.1-1.6 of such a bound).
+rate, although additions alone (a Jacobi stencil) run at half of it: code may hoist a sum's constant factor
+(``alpha``) out of the sum and do fewer multiplications than the statement as written, so a count of the
+multiply-add pairs a statement can fuse is not a time that all code stays above.
 The divisions are not added to the compute time: the division unit works beside the FMA units, so either alone is a
 time the kernel cannot go below.
 """
@@ -50,7 +50,7 @@ from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
 from polyopt.driver import region_scops
-from polyopt.frontend.declarations import BOOLEAN, INTEGER, CType, Declarations, expression_type
+from polyopt.frontend.declarations import BOOLEAN, INTEGER, CType, Declarations, base_type, expression_type
 from polyopt.frontend.params import preprocess
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
@@ -250,13 +250,12 @@ def resolved_types(declarations: Declarations, text: str, path: Path, cpp_flags:
     if not names:
         return declarations
     expansions = preprocess(text, str(path), names, cpp_flags).expansions
-    spelled = {name: " ".join(expansions.get(name, "").split()) for name in names}
-    resolved = {}
-    for name, kind in declarations.objects.items():
-        spelling = spelled.get(kind.name, "")
-        if spelling in _TYPE_BYTES:
-            base = FLOATING if spelling in ("float", "double", "long double") else INTEGER
-            resolved[name] = CType(base, kind.levels, spelling)
+    bases = {name: base_type(expansions.get(name, "")) for name in names}
+    resolved = {
+        name: CType(base.kind, kind.levels, base.name)
+        for name, kind in declarations.objects.items()
+        if (base := bases.get(kind.name)) is not None
+    }
     return declarations.with_objects(resolved)
 
 

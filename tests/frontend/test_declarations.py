@@ -12,6 +12,7 @@ from polyopt.frontend.declarations import (
     UNKNOWN,
     CType,
     Declarations,
+    base_type,
     declared_types,
     expression_type,
 )
@@ -179,3 +180,20 @@ def test_declared_types_are_told_apart_by_their_spelling(left: str, right: str, 
     )
 
     assert left_type.same(right_type) == same
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("float", CType(FLOATING, 0, "float")),
+        ("  double ", CType(FLOATING, 0, "double")),
+        ("int unsigned", CType(INTEGER, 0, "unsigned int")),
+        ("long long", CType(INTEGER, 0, "long long")),
+        ("DATA_TYPE", None),
+        ("", None),
+    ],
+)
+def test_base_type_names_a_type_of_c_by_its_one_spelling(spelling: str, expected: CType | None) -> None:
+    found = base_type(spelling)
+
+    assert found == expected and (found is None or found.name == expected.name)
