@@ -325,24 +325,33 @@ def _touched_lines(
 ) -> int | None:
     """Cache lines the ``references`` touch in ``instances``: per array, the box around all its
     elements or the sum of the boxes of its distinct references' elements, whichever is smaller
-    (both bound the lines from above; one box over rows i and k spans every row between them)."""
-    touched: dict[str, list[isl.Set]] = {}
+    (both bound the lines from above; one box over rows i and k spans every row between them).  A
+    reference whose elements are not known (a subscript read from memory) touches at most one line
+    per instance."""
+    touched: dict[str, list[tuple[isl.Set, int | None]]] = {}
     for ref in references:
         elements = instances.apply(isl.UnionMap.from_map(ref.relation))
         if elements.is_empty():
             continue
         distinct = touched.setdefault(ref.array, [])
         reached = isl.Set.from_union_set(elements)
-        if not any(reached.is_equal(other) for other in distinct):
-            distinct.append(reached)
+        if not any(reached.is_equal(other) for other, _ in distinct):
+            lines = _lines(reached, parameters, per_line)
+            distinct.append((reached, lines if lines is not None else _instances(instances, ref, parameters)))
     total = 0
     for distinct in touched.values():
-        whole = functools.reduce(isl.Set.union, distinct)
-        counts = [_lines(reached, parameters, per_line) for reached in [whole, *distinct]]
-        if None in counts:
+        parts = [count for _, count in distinct]
+        if None in parts:
             return None
-        total += min(counts[0] or 0, sum(count or 0 for count in counts[1:]))
-    return total
+        whole = _lines(functools.reduce(isl.Set.union, [reached for reached, _ in distinct]), parameters, per_line)
+        total += min(whole if whole is not None else math.inf, sum(count or 0 for count in parts))
+    return int(total)
+
+
+def _instances(instances: isl.UnionSet, ref: Reference, parameters: Mapping[str, int]) -> int | None:
+    """The instances of ``ref``'s statement in ``instances`` (the points of their box)."""
+    own = instances.intersect(isl.UnionSet.from_set(ref.relation.domain()))
+    return 0 if own.is_empty() else _lines(isl.Set.from_union_set(own), parameters, 1)
 
 
 def _enclosing_and_member(band: isl.ScheduleNode, member: int) -> isl.UnionMap:
