@@ -149,7 +149,7 @@ def _modelled(
     """The regions of ``text``, each one's ``Scop`` (or the outcome that keeps it as written), the values of
     their parameters and why the preprocessor failed (None when it did not)."""
     plain = readable(text)
-    regions = find_regions(plain, filename)
+    regions = find_regions(plain, filename, text)
     if regions:
         library_enabled(options.blas, options.cpp_flags)  # decided once here, not in each region's child process
     accepted = cache(partial(gcc_accepts, text, filename, options.cpp_flags))

@@ -1,8 +1,8 @@
 """The region as written, weighed against its transformed schedule: do no harm.
 
 Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``UNROLLED_BODY``, ``StatementCost``, ``ScheduleScore``,
-``AsWrittenChoice``, ``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``keeps_reuse``,
-``choose_as_written``.
+``AsWrittenChoice``, ``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``seen_by_gcc``,
+``keeps_reuse``, ``choose_as_written``.
 
 gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
 vectorizes, and their data stay in cache.  A transformed schedule is then worth its code only when it is
@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 import islpy as isl
 
 from polyopt import isl_util
+from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.footprint import ELEMENT_BYTES, iteration_bytes
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, access_direction, innermost_varying
@@ -105,13 +106,15 @@ class ScheduleScore:
 
 @dataclass(frozen=True)
 class AsWrittenChoice:
-    """Whether the region keeps its original order (``kept``), the two scores and why."""
+    """Whether the region keeps its original order (``kept``), the two scores and why; ``text``: the order
+    as written is the region's text as written (not rewritten), which can then be printed as it is."""
 
     kept: bool
     written: ScheduleScore | None
     transformed: ScheduleScore | None
     reason: str
     candidates: tuple[str, ...] = ()  # the fusion candidates the transformed schedule was chosen from
+    text: bool = False
 
     def summary(self) -> str:
         """The words of the one-line comment of a region that keeps its order as written."""
@@ -270,6 +273,18 @@ def _statement_cost(
         return scalar
     outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot
     return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
+
+
+def seen_by_gcc(deps: Dependences) -> isl.UnionMap:
+    """The dependences that bind gcc's code for the loops as written: every flow of values, and the anti and
+    output dependences on arrays.  gcc keeps a scalar in a register of its own in each iteration (and in each
+    vector lane), so reusing a scalar's storage orders nothing."""
+    scalars = {r.array for r in deps.model.references if not r.relation.dim(isl.dim_type.out)}
+    result = isl.UnionMap.empty(deps.space)
+    for dep in deps.items:
+        if dep.kind == FLOW or dep.array not in scalars:
+            result = result.union(isl.UnionMap.from_map(dep.relation))
+    return result
 
 
 def keeps_reuse(

@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``SECTION_LIMIT``,
+Public: ``MarkedLoop``, ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``SECTION_LIMIT``,
 ``print_parametric``, ``section_fits``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -52,6 +52,7 @@ from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
 from polyopt.frontend.scop import Scop
 from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, JAM_MARK, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
+from polyopt.schedule_tree import band_has_inner_band, band_nodes, node_at, parent_mark
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 _BOTH = "omp parallel for simd"
@@ -79,11 +80,26 @@ _HELPER_CALLS = {_OP.min: "polyopt_min", _OP.max: "polyopt_max", _OP.fdiv_q: "po
 
 
 @dataclass(frozen=True)
+class MarkedLoop:
+    """The pragma printed on the loops over the marked member at schedule ``depth`` that run ``statements``:
+    the directive, its clauses, the condition under which the loops run with it (empty: always), and
+    whether the loops keep reduced elements in locals (their bodies then differ from the statements)."""
+
+    depth: int
+    statements: frozenset[str]
+    pragma: str
+    clauses: tuple[str, ...]
+    guard: str
+    keeps_locals: bool
+
+
+@dataclass(frozen=True)
 class Generated:
-    """Generated loop code and the helper macros it calls."""
+    """Generated loop code, the helper macros it calls and the marked loops in it."""
 
     code: tuple[CNode, ...]
     helpers: frozenset[str]
+    marked: tuple[MarkedLoop, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,6 +153,7 @@ class _Printer:
         self.members: dict[str, _Member] = {}
         self.locals: list[KeptLocals] = []
         self.printed: list[set[str]] = []
+        self.marked: list[MarkedLoop] = []
         self.count = 0
 
     def expr(self, expr: isl.AstExpr) -> str:
@@ -230,7 +247,10 @@ class _Printer:
         )
         guards = [self.sections[c.array].guard for c in reductions if c.mode == SECTION]
         pragma = _BOTH if len(kinds) == 2 else _PRAGMAS[mark.kind]
-        return apply_pragma(inner, LoopDecision(pragma, iterator, loops, joined("&&", [g for g in guards if g])))
+        guard = joined("&&", [g for g in guards if g])
+        for _, clauses, scope in loops:
+            self.marked.append(MarkedLoop(mark.depth, frozenset(statements), pragma, clauses, guard, bool(scope.names)))
+        return apply_pragma(inner, LoopDecision(pragma, iterator, loops, guard))
 
     def _inner(self, text: str, depth: int) -> bool:
         """Whether ``text`` uses the iterator of a loop at ``depth`` or deeper."""
@@ -345,8 +365,34 @@ def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:
     return isl.AstBuild.from_context(context).set_iterators(names)
 
 
+def peeled(schedule: isl.Schedule) -> isl.Schedule:
+    """``schedule`` with the loops of each innermost simd band separated: isl then generates one loop for
+    each range of iterations that runs the same statements (the boundary iterations peeled off), instead of
+    one loop with guards in its body, which gcc vectorizes with masks or not at all.  A band under a loop
+    that is unrolled and jammed keeps its one loop, into which the copies are jammed."""
+    for path, band in band_nodes(schedule):
+        mark = parent_mark(band)
+        if mark is None or mark.kind != SIMD_MARK or band_has_inner_band(band) or _jammed_into(band):
+            continue
+        node = node_at(schedule, path)
+        for member in range(node.band_n_member()):
+            node = node.band_member_set_ast_loop_type(member, isl.ast_loop_type.separate)
+        schedule = node.get_schedule()
+    return schedule
+
+
+def _jammed_into(node: isl.ScheduleNode) -> bool:
+    """Whether a loop around ``node`` is unrolled and jammed."""
+    while node.has_parent():
+        node = node.parent()
+        if node.get_type() == isl.schedule_node_type.mark and LoopMark.parse(node.mark_get_id().name).kind == JAM_MARK:
+            return True
+    return False
+
+
 def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
-    """Code for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
+    """Code for ``schedule`` (its simd loops ``peeled``); loop iterators are named ``iterator_prefix`` + depth."""
+    schedule = peeled(schedule)
     build = ast_build(schedule, iterator_prefix)
     storage = storage or Storage()
     printer = _Printer(scop, iterator_prefix, storage)
@@ -356,7 +402,7 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: 
         for name, extents in storage.extents.items()
     }
     code = printer.nodes(build.node_from_schedule(schedule))
-    return Generated(code, frozenset(printer.helpers))
+    return Generated(code, frozenset(printer.helpers), tuple(printer.marked))
 
 
 def print_parametric(

@@ -8,6 +8,7 @@ code, rendered through ``templates/region.c.j2``.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from importlib import resources
 
@@ -88,13 +89,14 @@ def render_region(item: RegionCode, indent: str) -> str:
 
 def splice(text: str, replacements: list[RegionCode], newline: str = "\n") -> str:
     """``text`` with each replaced region's span substituted by its rendered code, and the
-    headers that the regions' helpers need included once at the top."""
+    headers that the regions' helpers need included once at the top.  Lines end in ``newline``, except
+    those that already end in ``\r\n`` (a region's own text)."""
     headers = sorted({HELPER_HEADERS[h] for item in replacements for h in item.helpers if h in HELPER_HEADERS})
     pieces: list[str] = [f"{header}\n".replace("\n", newline) for header in headers]
     cursor = 0
     for item in sorted(replacements, key=lambda r: r.region.start):
         pieces.append(text[cursor : item.region.start])
-        pieces.append(render_region(item, item.region.indent).replace("\n", newline))
+        pieces.append(re.sub(r"(?<!\r)\n", newline, render_region(item, item.region.indent)))
         cursor = item.region.end
     pieces.append(text[cursor:])
     return "".join(pieces)

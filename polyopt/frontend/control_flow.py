@@ -11,7 +11,7 @@ from pycparser import c_ast
 from polyopt.diagnostics import UnsupportedRegion
 from polyopt.frontend.affine_expressions import const_value, int_literal
 from polyopt.frontend.declarations import declarator_type
-from polyopt.frontend.extract_state import Context, ExtractorState
+from polyopt.frontend.extract_state import Context, ExtractorState, node_location
 from polyopt.frontend.locals import declaration_problem, type_spelling
 from polyopt.frontend.scop import (
     Access,
@@ -135,7 +135,8 @@ class ControlFlow(ExtractorState):
         end, self.rank = self.rank, self.rank + 1
         if not isinstance(node.init, c_ast.DeclList) and iterator not in ctx.names:
             self.exits.append(LoopExit(iterator, ctx.loops, end, ctx.constraints, lower, step, bounds))
-        return Loop(iterator, direction, body)
+        declares = isinstance(node.init, c_ast.DeclList)
+        return Loop(iterator, direction, body, node_location(node, self.fallback), declares)
 
     def check_accesses_before(self, iterator: str, ctx: Context, node: c_ast.For) -> None:
         """A statement may use the variable ``iterator`` before the loops over it, but not inside a loop

@@ -30,6 +30,8 @@ class Region:
     line (its newline included), and is what the optimized code replaces.
     ``body`` is the text between the two pragma lines and ``body_line`` the
     1-based line number of its first line.  ``index`` counts regions from 1.
+    ``written`` is ``body`` as the file spells it, when the regions were found in a
+    rewrite of the file that keeps its offsets (``polyopt.frontend.gnu.readable``).
     """
 
     index: int
@@ -38,6 +40,12 @@ class Region:
     body: str
     body_line: int
     location: Location
+    written: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The body as the file spells it."""
+        return self.body if self.written is None else self.written
 
     @property
     def indent(self) -> str:
@@ -70,8 +78,9 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def find_regions(text: str, filename: str) -> list[Region]:
-    """Return the regions of ``text`` in file order.
+def find_regions(text: str, filename: str, written: str | None = None) -> list[Region]:
+    """Return the regions of ``text`` in file order; ``written``: the file as spelled, of which ``text``
+    is a rewrite at the same offsets (each region's ``written`` body is taken from it).
 
     Raises ``InputError`` for an unterminated region, a nested ``#pragma scop``
     or an ``#pragma endscop`` without its opening pragma.
@@ -106,6 +115,7 @@ def find_regions(text: str, filename: str) -> list[Region]:
                     body=text[body_start:start],
                     body_line=open_line + 1,
                     location=Location(filename, open_line, text.index("#", first) - first + 1),
+                    written=None if written is None else written[body_start:start],
                 )
             )
             open_line = 0

@@ -146,11 +146,15 @@ class StmtRef:
 
 @dataclass(frozen=True)
 class Loop:
-    """A ``for`` loop; ``direction`` is +1 for increasing, -1 for decreasing."""
+    """A ``for`` loop; ``direction`` is +1 for increasing, -1 for decreasing.  ``location`` is where its
+    ``for`` keyword is, and ``declares`` says whether its init declares the iterator (``for (int i = ...)``):
+    the region's own text is printed back with pragmas on these loops (``polyopt.emit.source_text``)."""
 
     iterator: str
     direction: int
     body: tuple[Node, ...]
+    location: Location | None = field(default=None, compare=False)
+    declares: bool = field(default=True, compare=False)
 
 
 Node = Loop | StmtRef

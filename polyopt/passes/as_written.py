@@ -11,7 +11,11 @@ does a reduction of fewer than ``REDUCTION_VECTORS`` vectors: its horizontal sum
 gcc's own code for the loops around it.  A parallel loop pays only where its threads start at the region's
 sizes, when they are all known.  A transformed schedule that runs the original order is replaced by it.
 
-Public: ``AS_WRITTEN``, ``REDUCTION_VECTORS``, ``weighed``.
+The region as written is the region before its rewrites (no scalar expanded or renamed, no statement split),
+so that, when kept, it is printed as its own source text with only these pragmas inserted
+(``polyopt.emit.source_text``); only marks that the text can carry are weighed.
+
+Public: ``AS_WRITTEN``, ``SOURCE_TEXT``, ``REDUCTION_VECTORS``, ``weighed``, ``source_context``.
 """
 
 from __future__ import annotations
@@ -27,13 +31,19 @@ from polyopt.analysis.as_written import (
     loop_threads,
     loop_trip,
     score_schedule,
+    seen_by_gcc,
     unrolled,
 )
+from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.vector_loops import VectorLoop
-from polyopt.passes.base import Candidate, Decisions, RegionContext
+from polyopt.emit.source_text import SourceText
+from polyopt.marks import ELEMENT, SECTION
+from polyopt.model import PolyModel
+from polyopt.passes.base import NO_DECISIONS, Candidate, Decisions, RegionContext, run_region_passes
 from polyopt.passes.fusion import FUSION
 from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.reductions import REDUCTIONS
 from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
 from polyopt.report import Section
@@ -63,49 +73,114 @@ class AsWrittenPass:
 AS_WRITTEN = AsWrittenPass()
 
 
+class SourceTextStep:
+    """A whole region kept in its original order is printed as its source text, with the pragmas of its
+    marked loops inserted (``polyopt.emit.source_text``)."""
+
+    name = "source_text"
+
+    def report(self, plan: SourceText) -> list[Section]:
+        inserted = tuple(f"'#pragma {p.text}' before the loop at line {p.location.line}" for p in plan.pragmas)
+        return [Section("as_written", ("printed as the source text", *inserted, *plan.notes))]
+
+    def summary(self, plan: SourceText) -> str | None:
+        return "kept as written (source text)"
+
+
+SOURCE_TEXT = SourceTextStep()
+
+
 def weighed(written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
-    """``transformed``, or the original order of ``written`` (the region after its rewrites, ``earlier``
-    its decisions) with its parallel loops and the simd loops that pay, whichever ``choose_as_written`` keeps;
-    the original order whenever ``transformed`` runs it, unless it unrolls and jams loops (gcc does not) or
-    reaches arrays through pointers (its marks tell gcc what it cannot prove)."""
+    """``transformed``, or the region in its original order with its parallel loops and the simd loops that
+    pay (``_as_written``), whichever ``choose_as_written`` keeps (``written`` is the region after its
+    rewrites, ``earlier`` their decisions); the original order whenever ``transformed`` runs it, unless it
+    unrolls and jams loops (gcc does not)."""
     ctx, schedule, decisions = transformed
     jams = decisions.plan_of(UNROLL_JAM)
     jammed = jams is not None and bool(jams.jams)
     same = _same_order(schedule, written.model.schedule)
-    if same and (jammed or _through_pointers(written, set(written.model.domains))):
+    if same and jammed:
         return transformed
-    original, marks = _marked(written, earlier)
+    kept, original, marks, dependences, text = _as_written(written, earlier)
     if same:
-        choice = AsWrittenChoice(True, None, None, "the transformed schedule runs the original order")
-        return written, original, marks.then(AS_WRITTEN, choice)
+        choice = AsWrittenChoice(True, None, None, "the transformed schedule runs the original order", text=text)
+        return kept, original, marks.then(AS_WRITTEN, choice)
     machine, parameters = written.machine, written.parameters
-    score = score_schedule(written.model, original, written.deps.full, machine, parameters)
+    score = score_schedule(kept.model, original, dependences, machine, parameters)
     lost = "unroll-and-jam keeps operands in registers across iterations" if jammed else None
     choice = choose_as_written(
         score,
         score_schedule(ctx.model, schedule, ctx.deps.full, machine, parameters),
-        lost or keeps_reuse(written.model, score, machine, parameters),
+        lost or keeps_reuse(kept.model, score, machine, parameters),
     )
     if choice.kept:
         fusion = decisions.plan_of(FUSION)
         candidates = fusion.plan.candidates if fusion is not None else ()
-        return written, original, marks.then(AS_WRITTEN, replace(choice, candidates=candidates))
+        return kept, original, marks.then(AS_WRITTEN, replace(choice, candidates=candidates, text=text))
     return ctx, schedule, decisions.then(AS_WRITTEN, choice)
 
 
-def _marked(written: RegionContext, earlier: Decisions) -> tuple[isl.Schedule, Decisions]:
+def _as_written(
+    written: RegionContext, earlier: Decisions
+) -> tuple[RegionContext, isl.Schedule, Decisions, isl.UnionMap, bool]:
+    """The region in its original order as a candidate: its context, marked schedule, decisions, the
+    dependences that bind gcc's code for it and whether it is the text as written.  That is the region as
+    written (``source_context``, printed as its text), unless the rewritten region (``written``) has more
+    parallel loops whose threads start, or more simd loops that pay, than the text can carry: then the
+    rewritten region, regenerated in its original order."""
+    source, reductions = source_context(written)
+    original, marks = _marked(source, reductions)
+    regenerated, rewritten = _marked(written, earlier, on_text=False)
+    if _mark_counts(rewritten) > _mark_counts(marks):
+        return written, regenerated, rewritten, written.deps.full, False
+    return source, original, marks, seen_by_gcc(source.deps), True
+
+
+def source_context(written: RegionContext) -> tuple[RegionContext, Decisions]:
+    """The context of the region as written (before its rewrites: ``written.original``), with its reductions,
+    and the decision that found them."""
+    model = source_model(written)
+    if model is written.model:
+        found = REDUCTIONS.plan(written)
+        return written, NO_DECISIONS if found is None else NO_DECISIONS.then(REDUCTIONS, found)
+    start = RegionContext.of(
+        model, compute_dependences(model), written.options, (), written.parameters, written.dead, written.prefix
+    )
+    return run_region_passes(replace(start, guessed=written.guessed), (REDUCTIONS,))
+
+
+def source_model(written: RegionContext) -> PolyModel:
+    """The model of the region as written, before its rewrites."""
+    return written.original or written.model
+
+
+def _mark_counts(marks: Decisions) -> tuple[int, int]:
+    threads, vector = marks.plan_of(PARALLEL), marks.plan_of(VECTOR)
+    parallel = len(threads.loops) if threads is not None else 0
+    return parallel, sum(loop.simd for loop in vector.loops) if vector is not None else 0
+
+
+def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) -> tuple[isl.Schedule, Decisions]:
     """The original order of ``written`` with the parallel loops whose threads start and the simd loops that
-    pay, and ``earlier`` followed by their plans."""
+    pay, and ``earlier`` followed by their plans; ``on_text``: only those the text as written can carry (a loop
+    that reduces an array section in parallel, or keeps a reduced element in a local, has its code rewritten)."""
     schedule, marks, threaded = written.model.schedule, earlier, set()
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
         threads = _starting(written, schedule, threads)
+        threads = ParallelPlan(tuple(loop for loop in threads.loops if not (on_text and _reduces(loop, SECTION))))
         threaded = {name for loop in threads.loops for name in loop.statements}
         schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
     vector = VECTOR.plan(written, schedule, marks)
-    vector = VectorPlan(
-        tuple(replace(loop, simd=loop.simd and _pays(written, schedule, loop, threaded)) for loop in vector.loops)
-    )
+
+    def keeps(loop: VectorLoop) -> bool:
+        return loop.simd and not (on_text and _reduces(loop, ELEMENT)) and _pays(written, schedule, loop, threaded)
+
+    vector = VectorPlan(tuple(replace(loop, simd=keeps(loop)) for loop in vector.loops))
     return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
+
+
+def _reduces(loop: ParallelLoop | VectorLoop, mode: str) -> bool:
+    return any(clause.mode == mode for clause in loop.reductions)
 
 
 def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:

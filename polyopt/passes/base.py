@@ -24,6 +24,7 @@ import islpy as isl
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.reductions import Reduction, relax
 from polyopt.emit.isl_ast import Generated
+from polyopt.emit.source_text import SourceText
 from polyopt.frontend.params import DEFAULT_PARAMETER_VALUE
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
@@ -134,6 +135,7 @@ class Part:
     warnings: tuple[str, ...]
     summary: str
     decisions: Decisions = NO_DECISIONS
+    source: SourceText | None = None  # the region's code is its source text with these pragmas
 
 
 def isl_context(options: Options) -> isl.Context:

@@ -122,13 +122,14 @@ def variants_of(
     regions: Sequence[Region], outcomes: Sequence[tuple[str, Sequence[RegionOutcome]]]
 ) -> tuple[RegionVariants, ...]:
     """Each region's variants: as written, then the code of each named alternative's outcomes (the region
-    outcomes of one run of polyopt, in file order), identical code (and helpers) once under all its names."""
+    outcomes of one run of polyopt, in file order), identical code (and helpers) once under all its names,
+    and none that is the region's own text (the variant as written)."""
     found: list[RegionVariants] = []
     for position, region in enumerate(regions):
         named: dict[tuple[str, frozenset[str]], Variant] = {}
         for name, regions_outcomes in outcomes:
             code = regions_outcomes[position].code
-            if code is None:
+            if code is None or (code.code == region.text and not code.helpers):
                 continue
             key = (code.code, code.helpers)
             earlier = named.get(key)

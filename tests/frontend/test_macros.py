@@ -86,7 +86,7 @@ def test_macro_in_region(name: str, tmp_path: Path) -> None:
     expected = run_binary(compile_c(source, defines=defines, out_dir=tmp_path)).stdout
     optimized = tmp_path / "out" / f"{name}.c"
     optimized.parent.mkdir()
-    process = run_polyopt(source, case.flags, output=optimized)
+    process = run_polyopt(source, ("--identity", *case.flags), output=optimized)
     assert process.returncode == 0, process.stderr
     assert "warning" not in process.stderr, process.stderr
     text = optimized.read_text()

@@ -125,7 +125,7 @@ def test_the_check_catches_a_miscompile(tmp_path: Path, monkeypatch: pytest.Monk
     def wrong_for_notile(text: str, source: Path, flags: tuple[str, ...], timeout: float) -> object:
         optimized = real(text, source, flags, timeout)
         if flags == ("--notile",):
-            return differential._Optimized(0, "", optimized.text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] - A[c0]"))
+            return differential._Optimized(0, "", optimized.text.replace("A[i - 1] + A[i]", "A[i - 1] - A[i]"))
         return optimized
 
     monkeypatch.setattr(differential, "_in_process", wrong_for_notile)
@@ -156,7 +156,7 @@ def test_the_check_builds_and_runs_each_output_also_without_openmp(
     _edited(
         monkeypatch,
         ("--notile",),
-        lambda text: openmp_only + text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + SHIFT"),
+        lambda text: openmp_only + text.replace("A[i - 1] + A[i]", "A[i - 1] + A[i] + SHIFT"),
     )
 
     verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
@@ -166,7 +166,7 @@ def test_the_check_builds_and_runs_each_output_also_without_openmp(
 
 
 def test_a_call_to_an_undeclared_function_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _edited(monkeypatch, ("--notile",), lambda text: text.replace("A[c0 - 1] + A[c0]", "A[c0 - 1] + A[c0] + abs(0)"))
+    _edited(monkeypatch, ("--notile",), lambda text: text.replace("A[i - 1] + A[i]", "A[i - 1] + A[i] + abs(0)"))
 
     verdicts = check_program(SMALL, "small", [(), ("--notile",)], folder=tmp_path)
 
