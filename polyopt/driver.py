@@ -46,7 +46,7 @@ from polyopt.frontend.params import (
     preprocess,
 )
 from polyopt.frontend.regions import Region, find_regions, region_dead_arrays
-from polyopt.frontend.scop import Scop
+from polyopt.frontend.scop import Scop, index_type
 from polyopt.library.blas import library_enabled
 from polyopt.library.choice import LibraryChoice, ProbeNeeded
 from polyopt.marks import SECTION
@@ -378,7 +378,13 @@ def storage(ctx: RegionContext, schedule: isl.Schedule, scalars: Mapping[str, st
     sections = {array: model.section(array) for array in sorted(arrays)}
     machine = ctx.machine
     return Storage(
-        ctx.reductions, sections, dict(scalars), _extents(model), machine.parallel_work, machine.section_limit
+        ctx.reductions,
+        sections,
+        dict(scalars),
+        _extents(model),
+        machine.parallel_work,
+        machine.section_limit,
+        index_type(model.scop),
     )
 
 

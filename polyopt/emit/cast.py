@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CFor:
-    """``for (int iterator = init; cond; iterator += step) body``.
+    """``for (ctype iterator = init; cond; iterator += step) body``.
 
     ``pragmas`` are printed on the lines before the loop (``omp parallel for``),
     the last one followed by ``clauses`` (``reduction(+:x)``).
@@ -29,6 +29,7 @@ class CFor:
     pragmas: tuple[str, ...] = ()
     bound: tuple[str, str] | None = None
     clauses: tuple[str, ...] = ()
+    ctype: str = "int"
 
 
 @dataclass(frozen=True)

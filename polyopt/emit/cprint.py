@@ -29,11 +29,11 @@ def _node(node: CNode, indent: str, unit: str) -> list[str]:
         return [indent + block[0]] + block[1:]
     if isinstance(node, CFor):
         step = f"{node.iterator}++" if node.step == "1" else f"{node.iterator} += {node.step}"
-        header = f"for (int {node.iterator} = {node.init}; {node.cond}; {step})"
+        header = f"for ({node.ctype} {node.iterator} = {node.init}; {node.cond}; {step})"
         if node.bound is not None and not node.pragmas:
             limit = f"{node.iterator}_hi"
             operator, expression = node.bound
-            init = f"int {node.iterator} = {node.init}, {limit} = {expression}"
+            init = f"{node.ctype} {node.iterator} = {node.init}, {limit} = {expression}"
             header = f"for ({init}; {node.iterator} {operator} {limit}; {step})"
         pragmas = [f"{indent}#pragma {pragma}" for pragma in node.pragmas]
         if pragmas and node.clauses:

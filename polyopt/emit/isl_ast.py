@@ -105,8 +105,9 @@ class Generated:
 @dataclass(frozen=True)
 class Storage:
     """Where values live: ``reductions`` of the region, the bounds (first element, length) of
-    each 1-D array reduced as a section, the scalar of each contracted array; and the machine's
-    ``parallel_work`` and ``section_limit``."""
+    each 1-D array reduced as a section, the scalar of each contracted array; the machine's
+    ``parallel_work`` and ``section_limit``; and the C type of the generated iterators
+    (``polyopt.frontend.scop.index_type``)."""
 
     reductions: tuple[Reduction, ...] = ()
     sections: dict[str, tuple[isl.PwAff, isl.PwAff]] = field(default_factory=dict)
@@ -114,6 +115,7 @@ class Storage:
     extents: dict[str, tuple[isl.PwAff, ...]] = field(default_factory=dict)
     parallel_work: int = PARALLEL_WORK
     section_limit: int = SECTION_LIMIT
+    index_type: str = "int"
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class _Printer:
         self.scalars = storage.scalars
         self.parallel_work = storage.parallel_work
         self.section_limit = storage.section_limit
+        self.index_type = storage.index_type
         self.sections: dict[str, _Section | None] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
@@ -288,7 +291,7 @@ class _Printer:
         iterator = self.expr(node.for_get_iterator())
         init = self.expr(node.for_get_init())
         if node.for_is_degenerate():
-            return CBlock((CDecl(f"const int {iterator} = {init};"),) + self.nodes(node.for_get_body()))
+            return CBlock((CDecl(f"const {self.index_type} {iterator} = {init};"),) + self.nodes(node.for_get_body()))
         member = self.members.get(iterator)
         scope = KeptLocals(member.kept_arrays() if member else frozenset())
         self.locals.append(scope)
@@ -304,6 +307,7 @@ class _Printer:
             self.expr(node.for_get_inc()),
             body,
             bound=self._hoistable_bound(cond, iterator),
+            ctype=self.index_type,
         )
         if member:
             member.loops.append((loop, scope))

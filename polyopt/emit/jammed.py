@@ -70,13 +70,14 @@ def _jammed_loop(loop: CFor, factor: int) -> tuple[tuple[CNode, ...], frozenset[
         return _interleaved(loop, last, factor)
     if uses.search(f"{vector.init} {vector.cond} {vector.step}"):
         return (loop,), frozenset()
-    copies = tuple(_copy(loop.iterator, q, vector.body) for q in range(factor))
+    copies = tuple(_copy(loop, q, vector.body) for q in range(factor))
     return _blocks(loop, last, factor, (replace(vector, body=copies),)), frozenset()
 
 
-def _copy(iterator: str, copy: int, body: tuple[CNode, ...]) -> CBlock:
-    """``body`` in a block that declares the unrolled loop's iterator for copy ``copy``."""
-    return CBlock((CDecl(f"const int {iterator} = {iterator}_j + {copy};"), *body))
+def _copy(loop: CFor, copy: int, body: tuple[CNode, ...]) -> CBlock:
+    """``body`` in a block that declares the unrolled ``loop``'s iterator for copy ``copy``."""
+    iterator = loop.iterator
+    return CBlock((CDecl(f"const {loop.ctype} {iterator} = {iterator}_j + {copy};"), *body))
 
 
 def _blocks(loop: CFor, last: str, factor: int, body: tuple[CNode, ...]) -> tuple[CNode, ...]:
@@ -84,7 +85,7 @@ def _blocks(loop: CFor, last: str, factor: int, body: tuple[CNode, ...]) -> tupl
     over the iterations that remain."""
     outer = f"{loop.iterator}_j"
     bound = f"{last} - {factor - 1}"
-    main = CFor(outer, loop.init, f"{outer} <= {bound}", str(factor), body, bound=("<=", bound))
+    main = CFor(outer, loop.init, f"{outer} <= {bound}", str(factor), body, bound=("<=", bound), ctype=loop.ctype)
     rest = f"({loop.init}) + ({last} - ({loop.init}) + 1) / {factor} * {factor}"
     return main, replace(loop, init=rest)
 
@@ -103,15 +104,16 @@ def _interleaved(loop: CFor, last: str, factor: int) -> tuple[tuple[CNode, ...],
     for copy in range(factor):
         value = f"({outer} + {copy})"
         low, high = row.sub(value, inner.init), row.sub(value, inner_last)
-        decls.append(CDecl(f"const int {column}_lo{copy} = {low}, {column}_hi{copy} = {high};"))
+        decls.append(CDecl(f"const {inner.ctype} {column}_lo{copy} = {low}, {column}_hi{copy} = {high};"))
     lows = [f"{column}_lo{copy}" for copy in range(factor)]
     highs = [f"{column}_hi{copy}" for copy in range(factor)]
     common_low, common_high = f"{column}_from", f"{column}_to"
-    decls.append(CDecl(f"const int {common_low} = {_fold('polyopt_max', lows)};"))
-    decls.append(CDecl(f"const int {common_high} = polyopt_max({_fold('polyopt_min', highs)}, {common_low} - 1);"))
+    kind = inner.ctype
+    decls.append(CDecl(f"const {kind} {common_low} = {_fold('polyopt_max', lows)};"))
+    decls.append(CDecl(f"const {kind} {common_high} = polyopt_max({_fold('polyopt_min', highs)}, {common_low} - 1);"))
 
     def columns(copy: int, low: str, high: str) -> CBlock:
-        return _copy(loop.iterator, copy, (replace(inner, init=low, cond=f"{column} <= {high}", bound=("<=", high)),))
+        return _copy(loop, copy, (replace(inner, init=low, cond=f"{column} <= {high}", bound=("<=", high)),))
 
     below = [columns(q, lows[q], call("polyopt_min", [highs[q], f"{common_low} - 1"])) for q in range(factor)]
     common = replace(
@@ -119,7 +121,7 @@ def _interleaved(loop: CFor, last: str, factor: int) -> tuple[tuple[CNode, ...],
         init=common_low,
         cond=f"{column} <= {common_high}",
         bound=("<=", common_high),
-        body=tuple(_copy(loop.iterator, q, inner.body) for q in range(factor)),
+        body=tuple(_copy(loop, q, inner.body) for q in range(factor)),
     )
     above = [columns(q, call("polyopt_max", [lows[q], f"{common_high} + 1"]), highs[q]) for q in range(factor)]
     return _blocks(loop, last, factor, (*decls, *below, common, *above)), JAM_HELPERS

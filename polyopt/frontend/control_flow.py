@@ -136,7 +136,9 @@ class ControlFlow(ExtractorState):
         if not isinstance(node.init, c_ast.DeclList) and iterator not in ctx.names:
             self.exits.append(LoopExit(iterator, ctx.loops, end, ctx.constraints, lower, step, bounds))
         declares = isinstance(node.init, c_ast.DeclList)
-        return Loop(iterator, direction, body, node_location(node, self.fallback), declares)
+        declared = declarator_type(node.init.decls[0].type, self.declarations) if declares else None
+        ctype = declared.name if declared is not None else ""
+        return Loop(iterator, direction, body, node_location(node, self.fallback), declares, ctype)
 
     def check_accesses_before(self, iterator: str, ctx: Context, node: c_ast.For) -> None:
         """A statement may use the variable ``iterator`` before the loops over it, but not inside a loop

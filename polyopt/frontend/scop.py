@@ -5,7 +5,7 @@ parameter names; the model stage turns them into isl objects.
 
 Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
 ``Logic``, ``Not``, ``Divisible``, ``Unknown``, ``Access``, ``Statement``, ``Loop``,
-``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``affine_names``, ``opaque_arrays``.
+``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``index_type``, ``affine_names``, ``opaque_arrays``.
 """
 
 from __future__ import annotations
@@ -148,13 +148,15 @@ class StmtRef:
 class Loop:
     """A ``for`` loop; ``direction`` is +1 for increasing, -1 for decreasing.  ``location`` is where its
     ``for`` keyword is, and ``declares`` says whether its init declares the iterator (``for (int i = ...)``):
-    the region's own text is printed back with pragmas on these loops (``polyopt.emit.source_text``)."""
+    the region's own text is printed back with pragmas on these loops (``polyopt.emit.source_text``);
+    ``ctype`` is the type it declares the iterator of, as the declarations spell it."""
 
     iterator: str
     direction: int
     body: tuple[Node, ...]
     location: Location | None = field(default=None, compare=False)
     declares: bool = field(default=True, compare=False)
+    ctype: str = field(default="", compare=False)
 
 
 Node = Loop | StmtRef
@@ -246,6 +248,30 @@ def _restricted_nodes(nodes: tuple[Node, ...], names: frozenset[str]) -> tuple[N
         elif node.name in names:
             kept.append(node)
     return tuple(kept)
+
+
+_INT_OR_NARROWER = frozenset(
+    {"", "int", "signed int", "short", "unsigned short", "char", "signed char", "unsigned char"}
+)
+
+
+def index_type(scop: Scop) -> str:
+    """The C type of the iterators of code generated for ``scop``: ``long`` when one of its loops' iterators or
+    its parameters is declared of an integer type wider than ``int`` or unsigned (``long``, ``unsigned``,
+    ``size_t``), so that the generated loops count over the values the source's do and gcc sees the index
+    arithmetic the source has; ``int`` otherwise."""
+    declared = scop.declarations.objects
+
+    def spelled(name: str) -> str:
+        found = declared.get(name)
+        return found.name if found is not None and not found.levels else ""
+
+    def loops(nodes: tuple[Node, ...]) -> list[Loop]:
+        return [loop for node in nodes if isinstance(node, Loop) for loop in (node, *loops(node.body))]
+
+    types = [loop.ctype or spelled(loop.iterator) for loop in loops(scop.tree)]
+    types += [spelled(name) for name in scop.parameters]
+    return "int" if all(kind in _INT_OR_NARROWER for kind in types) else "long"
 
 
 def statement_names(node: Node) -> list[str]:

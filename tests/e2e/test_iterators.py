@@ -120,7 +120,8 @@ def test_iterators_hold_the_values_the_original_loops_leave(tmp_path: Path) -> N
 
 
 def test_each_live_iterator_is_assigned_after_its_region() -> None:
-    outcome = optimize_text(PROGRAM, "iterators.c", Options())
+    """In code regenerated from the model (here: not kept as written), each live iterator is assigned."""
+    outcome = optimize_text(PROGRAM, "iterators.c", Options(as_written=False))
 
     assert outcome.warnings == ()
     assert "  i = n <= -1 ? 0 : n;\n" in outcome.text
@@ -132,7 +133,7 @@ def test_each_live_iterator_is_assigned_after_its_region() -> None:
 
 
 def test_iterators_that_are_never_read_again_are_not_assigned() -> None:
-    outcome = optimize_text(DEAD, "dead.c", Options())
+    outcome = optimize_text(DEAD, "dead.c", Options(as_written=False))
 
     (region,) = outcome.regions
     assert region.code is not None
@@ -144,3 +145,51 @@ def test_iterators_that_are_never_read_again_leave_no_unused_variable(tmp_path: 
     source.write_text(optimize_text(DEAD, "dead.c", Options()).text)
 
     compile_c(source, tmp_path / "dead.o", flags=["-c", "-fopenmp", "-Wall", "-Werror"])
+
+
+WIDE = """#include <stdio.h>
+#include <stddef.h>
+static double a[300][300], b[300][300];
+static void transpose_add(long n) {
+#pragma scop
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++)
+      a[i][j] += b[j][i];
+#pragma endscop
+}
+static void scaled(size_t n) {
+  size_t i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      b[i][j] = 0.5 * b[i][j] + a[j][i];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < 300; i++)
+    for (int j = 0; j < 300; j++) { a[i][j] = (i + 2 * j) % 9; b[i][j] = (3 * i + j) % 7; }
+  transpose_add(300);
+  scaled(299);
+  double s = 0;
+  for (int i = 0; i < 300; i++)
+    for (int j = 0; j < 300; j++) s += a[i][j] * (j + 1) + b[i][j] * (i + 2);
+  printf("%.17g\\n", s);
+  return 0;
+}
+"""
+
+
+def test_generated_iterators_have_the_width_of_the_source_indices(tmp_path: Path) -> None:
+    """A region whose loops count in ``long`` or ``size_t`` gets ``long`` iterators in its generated loops, never
+    ``int``; a region of ``int`` loops keeps ``int`` ones."""
+    outcome = optimize_text(WIDE, "wide.c", Options(as_written=False))
+    codes = [region.code.code for region in outcome.regions if region.code is not None]
+
+    assert len(codes) == 2
+    for code in codes:
+        assert "for (long c0" in code and "for (int" not in code, code
+    narrow = optimize_text(DEAD, "dead.c", Options(as_written=False)).regions[0].code
+    assert narrow is not None and "for (int c0" in narrow.code
+    option_sets = [("--no-as-written",), ("--tile-sizes=3,5",), ("--identity",)]
+    verdicts = check_program(WIDE, "wide", option_sets, folder=tmp_path)
+    assert [(v.outcome, v.fallback) for v in verdicts] == [(OPTIMIZED, False)] * 3, [v.message for v in verdicts]
