@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -43,13 +44,14 @@ from polyopt.fuzz.differential import (
     data_scale,
     tolerance,
 )
-from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, Program, Stmt, generate, smaller_variants
+from polyopt.fuzz.generator import DUMP_LIMIT, ROWS, STATIC, If, Local, Program, Stmt, generate, smaller_variants
 from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
+from polyopt.fuzz.generator.written import SHAPES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import Options
 from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
-from polyopt.toolchain import compile_c, first_difference, run_program
+from polyopt.toolchain import CC, compile_c, first_difference, run_program
 
 SEEDS = range(200)
 JOBS = 2
@@ -746,3 +748,153 @@ MACRO_FEATURES = [
 def test_the_macros_family_covers(feature: str, pattern: str) -> None:
     texts = [generate(seed, "macros").render() for seed in range(60)]
     assert any(re.search(pattern, text, re.MULTILINE) for text in texts), feature
+
+
+COUNTER = r"(?:j|c\d)"
+ADVANCE = rf"(\+\+{COUNTER}|{COUNTER}(\+\+| \+= 1| = {COUNTER} \+ 1));"  # the spellings of a counter's step
+WRITTEN_FEATURES = [
+    (
+        "induction",
+        "a counter advanced in both branches",
+        rf"\}} else \{{\n\s+({ADVANCE}|\w+(\[i\])?\[{COUNTER}(\+\+)?\] = )",
+    ),
+    (
+        "induction",
+        "a counter advanced in one branch only",
+        rf"if \(.*\) \{{\n(\s+.*;\n)?\s+\w+(\[i\])?\[{COUNTER}(\+\+)?\] = .*;\n(\s+.*;\n)?\s+\}}\n",
+    ),
+    ("induction", "a counter from -1", rf"^\s+{COUNTER} = -1;\n\s+for \(i = "),
+    ("induction", "a compaction", rf"\w+\[{COUNTER}\+\+\] = "),
+    (
+        "induction",
+        "a counter restarted for each row",
+        r"for \(i = 0; i < n; i\+\+\) \{\n\s+c\d = (-1|0);\n\s+for \(j = ",
+    ),
+    ("unrolled", "a loop unrolled by hand", r"for \(i = [01]; [^;]+; i \+= ([2-5])\) \{\n.*\[i\].*\n.*\[i \+ 1\]"),
+    ("unrolled", "a loop unrolled by 5", r"for \(i = [01]; [^;]+; i \+= 5\) \{\n(.*\n){4}.*\[i \+ 4\]"),
+    ("unrolled", "a gather through an index array", r"\w\[(\w)\[i \+ \d\]\](.|\n)*\1\[i \+ \d\]\]"),
+    ("unrolled", "an index array's values in range", r"^    \w\[i\] = \(i \* \d \+ \d+\) % N;$"),
+    ("unrolled", "partial sums", r"(a\d) \+= \w\[i\] \* \w\[i\];\n\s+(?!\1)(a\d) \+= \w\[i \+ 1\] \* \w\[i \+ 1\];"),
+    ("unrolled", "a clean-up loop without an initialization", r"\}\n\s+for \(; i < n; i\+\+\) \{"),
+    ("unrolled", "a clean-up loop from n - n % K", r"for \(i = n - n % ([2-5]); i < n; i\+\+\)"),
+    ("unrolled", "a clean-up loop from n / K * K", r"for \(i = n / ([2-5]) \* \1; i < n; i\+\+\)"),
+    ("shifted", "a pair that a shift makes parallel", r"(\w+(\[j\])?)\[i \+ [12]\] = .*;\n\s+\1\[i\] = (?!\(?\1)"),
+    (
+        "shifted",
+        "a read of what the shifted statement wrote",
+        r"(\w+(\[j\])?)\[i \+ [12]\] = .*;\n\s+\w+(\[j\])?\[i\] = \(?\1\[i",
+    ),
+    ("shifted", "a read of an earlier neighbour", r"(\w)\[i \+ [12]\] = .*;\n\s+\w\[i\] = \(?\1\[i - 1\]"),
+    ("typed", "a long iterator declared in the for", r"for \(long \w+ = "),
+    ("typed", "a decreasing long iterator", r"for \((long )?\w+ = n - \d; \w+ >= \d; \w+--\)"),
+    ("typed", "an unsigned iterator declared before the region", r"^  unsigned q\d = 0;$"),
+    ("typed", "a size_t iterator declared in the for", r"for \(size_t \w+ = "),
+    ("typed", "a size_t iterator declared before the region", r"^  size_t q\d = 0;$"),
+    ("typed", "a for declaration shadowing i", r"for \((long|unsigned|size_t) i = "),
+    ("typed", "a cast bound", r"< \((long|unsigned|size_t)\)n;"),
+    (
+        "typed",
+        "a first-min search",
+        r"(m\d) = [01];\n\s+for \(.* = [12]; .*\n\s+if \((\w)\[(\w+)\] < \2\[\1\]\) \{\n\s+\1 = \3;",
+    ),
+    (
+        "typed",
+        "a first-max search",
+        r"(m\d) = [01];\n\s+for \(.* = [12]; .*\n\s+if \((\w)\[(\w+)\] > \2\[\1\]\) \{\n\s+\1 = \3;",
+    ),
+    (
+        "chain",
+        "a chain through temporaries",
+        r"(t\d) = \w\[i\](\[\w\])?;\n\s+(t\d) = \(?\1 [-+*] .*;\n(.*\n)*?\s+\w\[i\]\2 = (0\.5 \* )?t\d;",
+    ),
+    ("chain", "a chain at a constant column", r"^  double t\d = 0\.0;$(.|\n)*t\d = \w\[i\]\[[0-4]\];\n\s+t\d = t\d "),
+    ("chain", "an integer chain", r"t\d = \(t\d [-+] \w\[i( \+ 1)?\](\[\w\])?\) % 1009;"),
+    ("bound", "a bound computed in the region", r"^\s+(n\d) = n( [-+/] \d)?;\n\s+for \(i = [^)]*\b\1\b"),
+    ("bound", "a bound set before the region", r"^  (?:int|long) (n\d) = n( [-+/] \d)?;$(.|\n)*for \(i = [^)]*\b\1\b"),
+    ("bound", "an inner loop bounded by the scalar too", r"for \(j = 0; j < n\d; j\+\+\)"),
+    ("written", "a nest in a region of its own", r"^  #pragma endscop\n#pragma scop\n"),
+]
+
+
+def _written(seeds: range) -> list[str]:
+    return [generate(seed, "written").render() for seed in seeds]
+
+
+def test_the_written_family_is_deterministic_and_declares_and_prints_its_scalars() -> None:
+    programs = [generate(seed, "written") for seed in range(30)]
+
+    assert [p.render() for p in programs] == _written(range(30))
+    assert generate(3, "written").render() != generate(4, "written").render()
+    for program in programs:
+        text = program.render()
+        kernel = text[text.index("static void kernel") :]
+        for local in program.locals:
+            assert f"  {local.declaration()}\n" in kernel[: kernel.index("#pragma scop")]
+            assert f'printf("begin dump: {local.name}\\n' in kernel[kernel.rindex("#pragma endscop") :]
+
+
+@pytest.mark.parametrize(("shape", "feature", "pattern"), WRITTEN_FEATURES)
+def test_the_written_family_covers(shape: str, feature: str, pattern: str) -> None:
+    assert any(re.search(pattern, text, re.MULTILINE) for text in _written(range(100))), f"{shape}: {feature}"
+
+
+def test_the_written_family_covers_its_six_shapes() -> None:
+    texts = _written(range(40))
+    covered = {
+        shape for shape, _, pattern in WRITTEN_FEATURES if any(re.search(pattern, t, re.MULTILINE) for t in texts)
+    }
+
+    assert set(SHAPES) <= covered
+
+
+def test_written_programs_compile(tmp_path: Path) -> None:
+    sources = []
+    for text in _written(range(100)):
+        sources.append(tmp_path / f"w{len(sources)}.c")
+        sources[-1].write_text(text)
+    flags = ["-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable", "-Wno-unknown-pragmas"]
+
+    result = subprocess.run([CC, *flags, *map(str, sources)], capture_output=True, text=True, check=False)
+
+    assert result.returncode == 0, result.stderr[:3000]
+
+
+def test_written_programs_stay_in_bounds_and_never_overflow(tmp_path: Path) -> None:
+    flags = ["-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    probe = tmp_path / "probe.c"
+    probe.write_text("int main(void) { return 0; }\n")
+    if subprocess.run([CC, *flags, str(probe), "-o", str(tmp_path / "probe")], capture_output=True).returncode:
+        pytest.skip("gcc cannot build with the address and undefined-behaviour sanitizers here")
+    for seed in range(6):
+        source = tmp_path / f"w{seed}.c"
+        source.write_text(generate(seed, "written").render())
+        run_program(compile_c(source, tmp_path / source.stem, flags=flags), timeout=10.0)
+
+
+def test_shrinking_deletes_the_nodes_of_an_else_branch_and_unused_locals() -> None:
+    programs = (generate(number, "written") for number in range(100))
+    program = next(p for p in programs if any(isinstance(node, If) and node.orelse for node in _walk(p.nests)))
+    guard = next(node for node in _walk(program.nests) if isinstance(node, If) and node.orelse)
+    variants = smaller_variants(program)
+    unused = replace(program, locals=(*program.locals, Local("long", "unused0", "n - 1")))
+
+    assert any(replace(guard, orelse=guard.orelse[1:]) in list(_walk(variant.nests)) for variant in variants)
+    assert replace(unused, locals=program.locals) in smaller_variants(unused)
+
+
+# (seed, option set): a handful of the family's programs, each under one option set
+WRITTEN_CHECKS = [
+    (0, ()),
+    (2, ("--notile",)),
+    (3, ("--fuse=max",)),
+    (5, ("--no-expand",)),
+    (6, ("--parallel-work=1", "--fixed-tile-size=4")),
+    (8, ("--identity",)),
+]
+
+
+def test_written_programs_keep_their_output() -> None:
+    for number, flags in WRITTEN_CHECKS:
+        result = check_seed(number, [flags], family="written")
+        failures = [verdict.message for verdict in result.verdicts if verdict.outcome == FAILED]
+        assert not failures, f"seed {number}, family written, flags {' '.join(flags) or '(default)'}: {failures}"

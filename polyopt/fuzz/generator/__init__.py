@@ -1,7 +1,8 @@
 """A seeded generator of random affine C programs for differential fuzzing.
 
 Public: ``ITERATORS``, ``MODULUS``, ``DUMP_LIMIT``, ``STATIC``, ``HEAP``, ``ROWS``, ``PARAMETER``, ``Stmt``,
-``Loop``, ``If``, ``Node``, ``Size``, ``Array``, ``Program``, ``FAMILIES``, ``generate``, ``smaller_variants``.
+``Loop``, ``If``, ``Node``, ``Size``, ``Array``, ``Local``, ``Program``, ``FAMILIES``, ``generate``,
+``smaller_variants``.
 
 ``generate(seed)`` returns a ``Program``; ``Program.render()`` is a complete C file: a
 ``#define N`` between 5 and 13 used inside the region as ``n``, one to four arrays ``A`` to
@@ -59,12 +60,22 @@ families, each at the edge of a rewrite's precondition:
   as a ternary or an ``if``, rows backward or forward, ``j`` from ``i + 1``; matrix-chain order, nussinov),
   sometimes beside statements that read the neighbours ``T[i + 1][j]``, ``T[i][j - 1]``, ``T[i + 1][j - 1]``
   and a 1-D input, for the wavefronts of two-member bands over loops of their own (``tables``, only in
-  campaigns of that family).
+  campaigns of that family);
+- loops as people write them, where the best code is often the loop as written (``written``, only in
+  campaigns of that family): a counter advanced under a data test (``j = -1; ... if (B[i] > 0.0) { j++;
+  A[j] = ...; } else { ... }``, ``A[c0++] = ...``); a loop unrolled by hand by 2 to 5 (``i += 3``), gathering
+  through an index array whose values lie in ``[0, N)``, into partial sums, or followed by a clean-up loop; a
+  statement pair that a shift makes parallel (``A[i + 1] = B[i] + C[i]; A[i] = B[i] * 2.0;``); iterators of
+  type ``long``, ``unsigned`` or ``size_t`` declared in the ``for`` or before the region, and a first-min or
+  first-max search returning an index; a chain through scalar temporaries (``t0 = A[i][4]; t1 = t0 - B[i][4];
+  B[i][4] = t0; ...``); a loop bounded by a scalar computed in the region (``n0 = n - 1;``) or before it.  Its
+  scalars are declared in the kernel before the region and printed after it (``Program.locals``).
 
 ``generate(seed, family)`` makes every top-level nest one of ``FAMILIES`` (``"pivots"``: the pivot
 updates; ``"sweeps"``: the sweeps under a time loop; ``"solves"``: the substitutions; ``"tables"``: the
 dynamic programs over a table; ``"gnu"``: nests written with GNU C spellings, often in regions of their own,
-``polyopt.fuzz.generator.gnu``), for a campaign that targets one rewrite.
+``polyopt.fuzz.generator.gnu``; ``"written"``: loops as people write them, ``polyopt.fuzz.generator.written``),
+for a campaign that targets one rewrite.
 
 Arrays are static, on the heap (``double (*A)[N + 4]``), arrays of row pointers
 (``double **A``, every row ``malloc``'ed) or kernel parameters (``double A[n + 4][n + 4]``,
@@ -121,6 +132,7 @@ from polyopt.fuzz.generator.program import (
     STATIC,
     Array,
     If,
+    Local,
     Loop,
     Node,
     Program,
@@ -131,6 +143,7 @@ from polyopt.fuzz.generator.shrink import smaller_variants
 from polyopt.fuzz.generator.solves import solves
 from polyopt.fuzz.generator.sweeps import sweeps
 from polyopt.fuzz.generator.tables import tables
+from polyopt.fuzz.generator.written import written
 
 __all__ = [
     "DUMP_LIMIT",
@@ -142,6 +155,7 @@ __all__ = [
     "STATIC",
     "Array",
     "If",
+    "Local",
     "Loop",
     "Node",
     "Program",
@@ -154,7 +168,7 @@ __all__ = [
 
 
 # the kinds of nest that ``generate`` can be restricted to
-FAMILIES = ("pivots", "sweeps", "solves", "tables", "rank_k", "square", "gnu", "macros")
+FAMILIES = ("pivots", "sweeps", "solves", "tables", "rank_k", "square", "gnu", "macros", "written")
 
 
 def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
@@ -204,6 +218,8 @@ def top_level_nest(builder: Builder, family: str | None = None) -> list[Node]:
         return gnu(builder, top_level_nest)
     if kind == "macros":
         return macros(builder)
+    if kind == "written":
+        return written(builder)
     return [loop(builder, 0, rng.choices((1, 2, 3, 4), weights=(20, 40, 30, 10))[0], {})]
 
 
@@ -225,4 +241,4 @@ def generate(seed: int, family: str | None = None) -> Program:
     arrays = tuple(builder.arrays + builder.extra)
     sizes, constants = tuple(builder.sizes), tuple(builder.constants)
     program = Program(seed, n, arrays, tuple(nests), sizes, parametric, show_iterators, pointer, constants, family)
-    return replace(program, macros=tuple(builder.macros))
+    return replace(program, macros=tuple(builder.macros), locals=tuple(builder.locals))

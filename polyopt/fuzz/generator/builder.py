@@ -15,6 +15,7 @@ from polyopt.fuzz.generator.program import (
     ROWS,
     STATIC,
     Array,
+    Local,
     Loop,
     Node,
     Size,
@@ -71,6 +72,8 @@ class Builder:
         self.pointer_reach = 0  # how far the pointer p may move from its start
         self.constants: list[Size] = []  # named constants of the declared family
         self.macros: list[str] = []  # expression macros of the macros family: "W0 n-1", "F0(x) x*2"
+        self.locals: list[Local] = []  # scalars of the kernel declared before the region (the written family)
+        self.written = 0  # nests of the written family made so far
 
     def maybe(self, probability: float) -> bool:
         """Whether to add an optional part (it costs one of the spare statements)."""
@@ -85,6 +88,13 @@ class Builder:
             if low < 0 or high > array.lengths[dim] - 1:
                 return False
         return True
+
+    def local(self, ctype: str, stem: str, value: str) -> str:
+        """The name of a new scalar of the kernel (``stem`` and a number: ``c0``, ``q1``), declared before the
+        region as ``ctype name = value;`` and printed after it."""
+        name = f"{stem}{sum(local.name.startswith(stem) for local in self.locals)}"
+        self.locals.append(Local(ctype, name, value))
+        return name
 
     # -- arrays and sizes -------------------------------------------------------------------
     def size(self, value: int) -> Size:

@@ -34,6 +34,7 @@ class Loop:
 class If:
     condition: str
     body: tuple[Node, ...]
+    orelse: tuple[Node, ...] = ()  # the ``else`` branch, when it has statements
 
 
 Node = Stmt | Loop | If
@@ -59,6 +60,7 @@ class Array:
     lengths: tuple[int, ...]  # their values
     storage: str = STATIC
     readonly: bool = False  # only read in the region
+    init: str = ""  # the initial value over i, j, k when not the default one (an index array's values in range)
 
     @property
     def rank(self) -> int:
@@ -77,6 +79,34 @@ class Array:
         return f"static {self.ctype} {self.name}{''.join(f'[{extent}]' for extent in self.extents)};"
 
 
+# printf forms of the kernel's local scalars, by type, and the type each is printed as
+_LOCAL_FORMS = {
+    "double": (DOUBLE_FORM, "double"),
+    "float": (FLOAT_FORM, "double"),
+    "int": ("%d", "int"),
+    "long": ("%ld", "long"),
+    "unsigned": ("%u", "unsigned"),
+    "size_t": ("%lu", "unsigned long"),
+}
+
+
+@dataclass(frozen=True)
+class Local:
+    """A scalar of the kernel declared before the region with an initial value (``long q0 = 0;``) and
+    printed after it: a counter, a temporary, a bound or an iterator of the written family."""
+
+    ctype: str  # one of _LOCAL_FORMS
+    name: str
+    value: str  # its initializer, a C expression over n
+
+    def declaration(self) -> str:
+        return f"{self.ctype} {self.name} = {self.value};"
+
+    def dump(self) -> str:
+        form, printed = _LOCAL_FORMS[self.ctype]
+        return f'printf("begin dump: {self.name}\\n{form}\\n", ({printed}){self.name});'
+
+
 @dataclass(frozen=True)
 class Program:
     seed: int
@@ -90,6 +120,7 @@ class Program:
     constants: tuple[Size, ...] = ()  # named constants (``#define K0 3``), never parameters
     family: str | None = None  # the kind of every top-level nest, when the generator was restricted to one
     macros: tuple[str, ...] = ()  # expression macros after '#define' ("W0 n-1", "F0(x) x*2"), the macros family
+    locals: tuple[Local, ...] = ()  # scalars of the kernel declared before the region, printed after it
 
     @property
     def dead(self) -> frozenset[str]:
@@ -139,14 +170,16 @@ class Program:
         parameters, arguments = self._kernel_interface()
         iterators = ", ".join(f"{v} = -1" if self.show_iterators else v for v in ITERATORS)
         inline = "__attribute__((noinline)) " if self.family == "gnu" else ""
-        lines += ["}", "", f"{inline}static void kernel({parameters})", "{", f"  int {iterators};", ""]
-        lines.append("#pragma scop")
+        lines += ["}", "", f"{inline}static void kernel({parameters})", "{", f"  int {iterators};"]
+        lines += [f"  {local.declaration()}" for local in self.locals]
+        lines += ["", "#pragma scop"]
         for nest in self.nests:
             lines += _render_node(nest, 1)
         lines.append("#pragma endscop")
         if self.show_iterators:
             values = ", ".join(ITERATORS)
             lines.append(f'  printf("begin dump: iterators\\n{" ".join("%d" for _ in ITERATORS)}\\n", {values});')
+        lines += [f"  {local.dump()}" for local in self.locals]
         lines += ["}", "", "static void dump(void)", "{", "  int i, j, k;", ""]
         dead = self.dead
         for array in self.arrays:
@@ -188,7 +221,9 @@ def _init_lines(array: Array) -> list[str]:
     j = "j" if array.rank >= 2 else "0"
     k = "k" if array.rank >= 3 else "0"
     mixed = f"i * {3 + number} + {j} * 7 + {k} * 5 + {number}"
-    if array.ctype == "double":
+    if array.init:
+        value = array.init
+    elif array.ctype == "double":
         value = f"(double)(({mixed}) % 17) / 8.0 - 1.0"
     elif array.ctype == "float":
         value = f"(float)(({mixed}) % 17) / 8.0f - 1.0f"
@@ -224,6 +259,9 @@ def _render_node(node: Node, depth: int) -> list[str]:
         return [pad + node.text]
     head = node.header if isinstance(node, Loop) else f"if ({node.condition})"
     inner = [line for child in node.body for line in _render_node(child, depth + 1)]
+    if isinstance(node, If) and node.orelse:
+        other = [line for child in node.orelse for line in _render_node(child, depth + 1)]
+        return [f"{pad}{head} {{", *inner, pad + "} else {", *other, pad + "}"]
     return [f"{pad}{head} {{", *inner, pad + "}"]
 
 
