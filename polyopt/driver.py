@@ -2,7 +2,8 @@
 its time budget, and their code spliced back.
 
 Public: ``Setting``, ``RegionOutcome``, ``FileOutcome``, ``OptimizeScop``, ``optimize_file``, ``executed``,
-``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``region_report``, ``region_scops``.
+``nothing``, ``final_values``, ``dead_arrays``, ``storage``, ``statement_extents``, ``region_report``,
+``region_scops``.
 """
 
 from __future__ import annotations
@@ -381,14 +382,14 @@ def storage(ctx: RegionContext, schedule: isl.Schedule, scalars: Mapping[str, st
         ctx.reductions,
         sections,
         dict(scalars),
-        _extents(model),
+        statement_extents(model),
         machine.parallel_work,
         machine.section_limit,
         index_type(model.scop),
     )
 
 
-def _extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
+def statement_extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
     """Per statement, the extent of each loop dimension of its domain's box (any value where it is empty)."""
     extents: dict[str, tuple[isl.PwAff, ...]] = {}
     for name, domain in model.domains.items():

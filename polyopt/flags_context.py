@@ -112,6 +112,38 @@ MACHINE_FLAGS = (
         kind=click.IntRange(min=0),
         metavar="N",
     ),
+    Flag(
+        ("--blocks-microkernel",),
+        "Work M*N*K from which a GEMM, SYMM or TRMM that no CBLAS call computes runs on the microkernel "
+        "(default: the target's, else 131072).",
+        "machine.blocks_microkernel",
+        (
+            (
+                "`--blocks-microkernel N`",
+                "work M·N·K from which a GEMM, SYMM or TRMM that no CBLAS call computes runs on the microkernel (0: "
+                "from any work); below it, its packing costs more than the loops; default the target's "
+                "`blocks-microkernel`, else 131072",
+            ),
+        ),
+        kind=click.IntRange(min=0),
+        metavar="N",
+    ),
+    Flag(
+        ("--as-written-below",),
+        "Statement instances below which a region whose sizes are not known when it is optimized runs as written, "
+        "by a run-time test (0: never; default: the target's, else 65536).",
+        "machine.as_written_below",
+        (
+            (
+                "`--as-written-below N`",
+                "statement instances below which a region whose sizes are not known when it is optimized (a "
+                "parameter without a value) runs its text as written, chosen by a run-time test (0: never); "
+                "default the target's `as-written-below`, else 65536",
+            ),
+        ),
+        kind=click.IntRange(min=0),
+        metavar="N",
+    ),
 )
 INPUT_FLAGS = (
     Flag(

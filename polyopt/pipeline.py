@@ -34,10 +34,11 @@ from polyopt.driver import (
     nothing,
     optimize_file,
     region_report,
+    statement_extents,
     storage,
 )
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import Generated, generate
+from polyopt.emit.isl_ast import Generated, generate, instances_sum, print_parametric
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.source_text import source_pragmas, with_pragmas
 from polyopt.emit.splice import RegionCode
@@ -152,9 +153,48 @@ def optimize_scop(region: Region, scop: Scop, options: Options, setting: Setting
     finals, assigned = final_values(scop, setting)
     report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
     code = with_locals(part.generated.code, scop, contracted(part.decisions))
-    printed = print_c(code + finals.code, region.indent)
-    helpers = part.generated.helpers | finals.helpers
-    return RegionOutcome(region, RegionCode(region, printed, helpers, part.summary), report, part.warnings)
+    version = _small_sizes(region, scop, options, setting) if passes is PASSES else None
+    if version is None:
+        printed = print_c(code + finals.code, region.indent)
+        code_of = RegionCode(region, printed, part.generated.helpers | finals.helpers, part.summary)
+        return RegionOutcome(region, code_of, report, part.warnings)
+    condition, helpers, note = version
+    indent = region.indent
+    printed = f"{indent}if ({condition}) {{\n{print_c(code + finals.code, indent + '  ')}{indent}}} else {{\n"
+    printed += f"{region.text}{indent}}}\n"
+    helpers |= part.generated.helpers | finals.helpers
+    summary = f"{part.summary}; as written below {options.machine.as_written_below} instances"
+    report = replace(report, notes=(*report.notes, note))
+    return RegionOutcome(region, RegionCode(region, printed, helpers, summary), report, part.warnings)
+
+
+def _small_sizes(
+    region: Region, scop: Scop, options: Options, setting: Setting
+) -> tuple[str, frozenset[str], str] | None:
+    """The run-time test that runs the optimized code of a region whose sizes were not known when it was
+    optimized (``setting.guessed``), with its helpers and its report note; below the target's
+    ``as-written-below`` statement instances the region's text as written runs instead (the code the cost models
+    chose for the assumed sizes may cost more than it gains there: tiles larger than the loops, a parallel
+    region's call into the OpenMP runtime, a microkernel's packing).  None when the sizes are known, the
+    target says never, or the region declares a scalar outside its loops (a block would hide it from the
+    code after the region)."""
+    below, guessed = options.machine.as_written_below, sorted(setting.guessed())
+    if not below or not guessed or not scop.statements or any(not local.loops for local in scop.locals):
+        return None
+    extents = statement_extents(build_model(scop, isl_context(options)))
+    names = sorted(name for name, values in extents.items() if values)
+    if not names:
+        return None
+    flat = [value for name in names for value in extents[name]]
+    texts, _, helpers = print_parametric(scop, setting.prefix, flat)
+    printed, position = {}, 0
+    for name in names:
+        printed[name] = tuple(texts[position : position + len(extents[name])])
+        position += len(extents[name])
+    condition = f"{instances_sum(printed)} >= {below}L"
+    sizes = ", ".join(guessed)
+    note = f"below {below} statement instances the region runs as written (sizes not known when optimized: {sizes})"
+    return condition, helpers, note
 
 
 def _as_written(region: Region, part: Part, dropped: tuple[str, ...]) -> RegionOutcome:

@@ -248,6 +248,28 @@ KEYS = (
         "that many bytes, when fewer than parallel-work (0: off)",
     ),
     Key(
+        "blocks_microkernel",
+        131_072,
+        PROFILE,
+        COUNT,
+        0,
+        "--blocks-microkernel",
+        "the microkernel threshold",
+        "work M·N·K from which a GEMM, SYMM or TRMM that is not called runs on the GEMM microkernel; below it "
+        "its packing costs more than the loops (0: from any work)",
+    ),
+    Key(
+        "as_written_below",
+        65_536,
+        PROFILE,
+        COUNT,
+        0,
+        "--as-written-below",
+        "the as-written threshold",
+        "statement instances below which a region whose sizes are not known when it is optimized runs as written "
+        "(a run-time test; 0: never)",
+    ),
+    Key(
         "rank_k_microkernel",
         216_000_000,
         PROFILE,

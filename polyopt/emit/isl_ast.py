@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``MarkedLoop``, ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``SECTION_LIMIT``,
+Public: ``MarkedLoop``, ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``instances_sum``, ``SECTION_LIMIT``,
 ``print_parametric``, ``section_fits``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -273,9 +273,8 @@ class _Printer:
         """``if(...)``: run in parallel only for at least ``work`` statement instances (0: ``parallel_work``)."""
         if not statements <= set(self.extents):
             return ()
-        terms = [joined("*", [cast("long", e) for e in self.extents[name]]) for name in sorted(statements)]
-        terms = [term for term in terms if term]
-        return (f"if({infix(joined('+', terms), '>=', f'{work or self.parallel_work}L')})",) if terms else ()
+        count = instances_sum({name: self.extents[name] for name in statements})
+        return (f"if({infix(count, '>=', f'{work or self.parallel_work}L')})",) if count else ()
 
     def _private(self, statements: set[str]) -> tuple[str, ...]:
         """``private(...)`` of the contracted scalars that ``statements`` use."""
@@ -407,6 +406,13 @@ def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: 
     }
     code = printer.nodes(build.node_from_schedule(schedule))
     return Generated(code, frozenset(printer.helpers), tuple(printer.marked))
+
+
+def instances_sum(extents: dict[str, tuple[str, ...]]) -> str:
+    """The statement instances as C (in ``long``): per statement, the product of its domain box's ``extents``
+    (printed), summed; empty when no statement has a loop."""
+    terms = [joined("*", [cast("long", e) for e in extents[name]]) for name in sorted(extents)]
+    return joined("+", [term for term in terms if term])
 
 
 def print_parametric(

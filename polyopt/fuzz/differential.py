@@ -73,7 +73,12 @@ OPTION_SETS: tuple[tuple[str, ...], ...] = (
     ("--no-reassociate",),
     ("--no-expand",),
     ("--parallel-work=1", "--fixed-tile-size=4"),  # small programs down the paths of large ones: threads, tiles
-    ("--blas=none", "--rank-k-microkernel=1", "--parallel-work=1"),  # the microkernels at any size, on threads
+    (
+        "--blas=none",
+        "--rank-k-microkernel=1",
+        "--blocks-microkernel=0",
+        "--parallel-work=1",
+    ),  # the microkernels at any size, on threads
 )
 THREADS = (1, 2)  # OMP_NUM_THREADS of the optimized program's runs
 FLAGS_PREFIX = "/* polyopt flags:"  # a regression case's first line names its flags

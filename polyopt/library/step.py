@@ -34,15 +34,16 @@ _OF_THE_REGION = frozenset({"index", "location", "parameters", "fusion"})  # rep
 @dataclass(frozen=True)
 class Library:
     """How the idiom segments run: CBLAS calls when ``blas``, from the work that ``choice`` says, else or
-    below it the ``microkernel`` for GEMM idioms (None: the loops), and for SYRK and SYR2K from work
-    ``rank_k_from`` (0: never); ``shared``: the level-2 idioms whose matrix another statement of the region
-    accesses (the loops may fuse them and read it once)."""
+    below it the ``microkernel`` for GEMM idioms from work ``blocks_from`` (None: the loops), and for SYRK
+    and SYR2K from work ``rank_k_from`` (0: never); ``shared``: the level-2 idioms whose matrix another
+    statement of the region accesses (the loops may fuse them and read it once)."""
 
     blas: bool
     choice: LibraryChoice
     microkernel: MicrokernelPlan | None
     shared: frozenset[Idiom] = frozenset()
     rank_k_from: int = 0
+    blocks_from: int = 0
 
     @staticmethod
     def of(options: Options) -> Library | None:
@@ -56,16 +57,17 @@ class Library:
         microkernel = plan_microkernel(options.machine) if options.microkernel and kernel else None
         if not blas and microkernel is None:
             return None
-        return Library(blas, choice, microkernel, rank_k_from=rank_k)
+        blocks = options.machine.blocks_microkernel
+        return Library(blas, choice, microkernel, rank_k_from=rank_k, blocks_from=blocks)
 
     def kernel_from(self, idiom: Idiom) -> int | None:
         """The work from which the microkernel computes ``idiom`` where no call is made (None: never): a kind it
-        computes as a GEMM on blocks (``BLOCKS``: GEMM, SYMM, TRMM) when the choice says so, one on its triangle
-        (``TRIANGLE``: SYRK, SYR2K) from the machine's ``rank-k-microkernel``."""
+        computes as a GEMM on blocks (``BLOCKS``: GEMM, SYMM, TRMM) from the machine's ``blocks-microkernel`` when
+        the choice says so, one on its triangle (``TRIANGLE``: SYRK, SYR2K) from its ``rank-k-microkernel``."""
         if self.microkernel is None or idiom.MICROKERNEL is None:
             return None
         if idiom.MICROKERNEL == BLOCKS:
-            return 0 if self.choice.microkernel else None
+            return self.blocks_from if self.choice.microkernel else None
         return self.rank_k_from if self.rank_k_from > 0 else None
 
     def cut(self, idioms: tuple[Idiom, ...]) -> tuple[Idiom, ...]:

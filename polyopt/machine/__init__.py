@@ -93,6 +93,8 @@ class Machine:
     tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
     tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
     stream_threads: int = DEFAULTS["stream_threads"]
+    blocks_microkernel: int = DEFAULTS["blocks_microkernel"]
+    as_written_below: int = DEFAULTS["as_written_below"]
     rank_k_microkernel: int = DEFAULTS["rank_k_microkernel"]
     unroll_jam: int = DEFAULTS["unroll_jam"]
     peak_gflops_double_core: float = DEFAULTS["peak_gflops_double_core"]

@@ -28,7 +28,6 @@ from polyopt.analysis.as_written import (
     AsWrittenChoice,
     choose_as_written,
     keeps_reuse,
-    loop_threads,
     loop_trip,
     score_schedule,
     seen_by_gcc,
@@ -166,7 +165,6 @@ def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) ->
     that reduces an array section in parallel, or keeps a reduced element in a local, has its code rewritten)."""
     schedule, marks, threaded = written.model.schedule, earlier, set()
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
-        threads = _starting(written, schedule, threads)
         threads = ParallelPlan(tuple(loop for loop in threads.loops if not (on_text and _reduces(loop, SECTION))))
         threaded = {name for loop in threads.loops for name in loop.statements}
         schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
@@ -181,21 +179,6 @@ def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) ->
 
 def _reduces(loop: ParallelLoop | VectorLoop, mode: str) -> bool:
     return any(clause.mode == mode for clause in loop.reductions)
-
-
-def _starting(ctx: RegionContext, schedule: isl.Schedule, plan: ParallelPlan) -> ParallelPlan:
-    """``plan`` without the loops whose threads never start, when every size of the region is known: their
-    ``if`` clause still costs a call into the OpenMP runtime at each execution (and its outlined body)."""
-    if ctx.guessed:
-        return plan
-    machine = ctx.machine
-
-    def starts(loop: ParallelLoop) -> bool:
-        band = anchored(schedule, loop.band)
-        work = loop.work or machine.parallel_work
-        return loop_threads(band, loop.member, ctx.model, machine, ctx.parameters, work) > 1
-
-    return ParallelPlan(tuple(loop for loop in plan.loops if starts(loop)))
 
 
 def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded: set[str]) -> bool:

@@ -54,7 +54,7 @@ CASES: dict[str, Case] = {
     "float-trmm-upper": Case("float", TRMM_UP + "B[i][j] += A[i][k] * B[k][j];\n" + SHOW_B, TRMM),
 }
 SIZES = [(1, 1), (7, 33), (33, 65), (65, 130), (260, 270)]
-NONE = ("--blas=none",)
+NONE = ("--blas=none", "--blocks-microkernel=0")  # the microkernel at every size, the smallest included
 
 
 @pytest.mark.parametrize(("m", "n"), SIZES)

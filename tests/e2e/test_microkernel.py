@@ -28,7 +28,7 @@ CASES: dict[str, Case] = {
     "float-transposed-b": Case("float", SQUARE + "B[i][j] += t * A[i][k] * C[j][k];\n" + SHOW, EXPECT),
 }
 SIZES = [(1, 1), (7, 33), (33, 65), (65, 130)]
-NONE = ("--blas=none",)
+NONE = ("--blas=none", "--blocks-microkernel=0")  # the microkernel at every size, the smallest included
 
 
 @pytest.mark.parametrize(("m", "n"), SIZES)

@@ -623,7 +623,9 @@ def test_the_sweep_family_is_deterministic_and_only_has_time_loops() -> None:
 def _large_path_reports(family: str, count: int) -> list[list[str]]:
     """The reports of the regions of the first ``count`` programs of ``family``, optimized down the
     paths of large ones (threads, tiles)."""
-    options = options_from_arguments(["--blas=none", "--parallel-work=1", "--fixed-tile-size=4"])
+    options = options_from_arguments(
+        ["--blas=none", "--blocks-microkernel=0", "--parallel-work=1", "--fixed-tile-size=4"]
+    )
     reports = []
     for seed in range(count):
         outcome = optimize_text(generate(seed, family).render(), f"{family}_{seed}.c", options)
@@ -686,7 +688,9 @@ def test_the_rank_k_family_is_deterministic() -> None:
 
 
 def test_rank_k_programs_reach_the_microkernel_on_a_triangle() -> None:
-    options = options_from_arguments(["--blas=none", "--rank-k-microkernel=1", "--parallel-work=1"])
+    options = options_from_arguments(
+        ["--blas=none", "--rank-k-microkernel=1", "--blocks-microkernel=0", "--parallel-work=1"]
+    )
     kernels = 0
     for seed in range(12):
         outcome = optimize_text(generate(seed, "rank_k").render(), f"rank_k_{seed}.c", options)
@@ -700,7 +704,7 @@ def test_the_square_family_is_deterministic() -> None:
 
 
 def test_square_programs_reach_the_microkernel_as_symm_and_trmm() -> None:
-    options = options_from_arguments(["--blas=none", "--parallel-work=1"])
+    options = options_from_arguments(["--blas=none", "--blocks-microkernel=0", "--parallel-work=1"])
     symm = trmm = 0
     for seed in range(12):
         outcome = optimize_text(generate(seed, "square").render(), f"square_{seed}.c", options)
