@@ -15,6 +15,7 @@ Public: ``PART_PASSES``, ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``SCHEDULED_REG
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -198,15 +199,17 @@ def _small_sizes(
 
 
 def _as_written(region: Region, part: Part, dropped: tuple[str, ...]) -> RegionOutcome:
-    """The outcome of a region kept as written: its text with the pragmas of ``part.source``, or without
-    any when one of them has no ``for`` keyword at its place."""
+    """The outcome of a region kept as written: its text with the pragmas of ``part.source`` (and the helper
+    macros their clauses call), or without any when one of them has no ``for`` keyword at its place."""
     assert part.source is not None
     notes = (*dropped, *part.report.notes)
     text = with_pragmas(region.text, region.body_line, part.source.pragmas)
     if text is None:
         text = region.text
         notes += ("the pragmas were not put on the text as written: a loop's 'for' is not where it was read",)
-    code = RegionCode(region, text, frozenset(), part.summary)
+    clauses = " ".join(pragma.text for pragma in part.source.pragmas)
+    helpers = frozenset(name for name in part.generated.helpers if re.search(rf"\b{name}\b", clauses))
+    code = RegionCode(region, text, helpers, part.summary)
     return RegionOutcome(region, code, replace(part.report, notes=notes), part.warnings)
 
 
