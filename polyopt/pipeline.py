@@ -173,14 +173,16 @@ def _small_sizes(
     region: Region, scop: Scop, options: Options, setting: Setting
 ) -> tuple[str, frozenset[str], str] | None:
     """The run-time test that runs the optimized code of a region whose sizes were not known when it was
-    optimized (``setting.guessed``), with its helpers and its report note; below the target's
+    optimized (``setting.guessed``), with its helpers and its report note (unless ``--no-as-written``); below the
+    target's
     ``as-written-below`` statement instances the region's text as written runs instead (the code the cost models
     chose for the assumed sizes may cost more than it gains there: tiles larger than the loops, a parallel
     region's call into the OpenMP runtime, a microkernel's packing).  None when the sizes are known, the
     target says never, or the region declares a scalar outside its loops (a block would hide it from the
     code after the region)."""
     below, guessed = options.machine.as_written_below, sorted(setting.guessed())
-    if not below or not guessed or not scop.statements or any(not local.loops for local in scop.locals):
+    top_level = any(not local.loops for local in scop.locals)
+    if not options.as_written or not below or not guessed or not scop.statements or top_level:
         return None
     extents = statement_extents(build_model(scop, isl_context(options)))
     names = sorted(name for name, values in extents.items() if values)

@@ -49,7 +49,7 @@ from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
 from polyopt.emit.jammed import jammed
 from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
-from polyopt.frontend.scop import Scop
+from polyopt.frontend.scop import Scop, unsigned_parameters
 from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, JAM_MARK, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
 from polyopt.schedule_tree import band_has_inner_band, band_nodes, node_at, parent_mark
@@ -150,6 +150,7 @@ class _Printer:
         self.parallel_work = storage.parallel_work
         self.section_limit = storage.section_limit
         self.index_type = storage.index_type
+        self.unsigned = unsigned_parameters(scop)
         self.sections: dict[str, _Section | None] = {}
         self.extents: dict[str, tuple[str, ...]] = {}
         self.helpers: set[str] = set()
@@ -164,7 +165,8 @@ class _Printer:
         if kind == isl.ast_expr_type.int:
             return str(expr.get_val().to_python())
         if kind == isl.ast_expr_type.id:
-            return expr.get_id().get_name()
+            name = expr.get_id().get_name()
+            return cast("long", name) if name in self.unsigned else name
         op = expr.get_op_type()
         args = [self.expr(expr.get_op_arg(i)) for i in range(expr.get_op_n_arg())]
         if op in _INFIX:

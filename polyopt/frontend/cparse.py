@@ -60,7 +60,7 @@ _BASE_TYPE = r"(?:(?:unsigned|signed|long|short|const)\s+)*(?:int|long|float|dou
 _DEFINE_TYPE = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+({_IDENT})[ \t]+{_BASE_TYPE}[^\n(]*$", re.M)
 _TYPEDEF = re.compile(rf"\btypedef\b[^;{{}}]*?\b({_IDENT})\s*;")
 _CAST = re.compile(rf"\(\s*({_IDENT})\s*\**\s*\)\s*(?=[\w(.])")
-_DECL = re.compile(rf"(?:^|[;{{}}])\s*({_IDENT})\s+{_IDENT}\s*[;=\[,]", re.M)
+_DECL = re.compile(rf"(?:^|[;{{}}(])\s*({_IDENT})\s+{_IDENT}\s*[;=\[,]", re.M)
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w*)([^\n]*)", re.M)
 
 

@@ -5,7 +5,8 @@ parameter names; the model stage turns them into isl objects.
 
 Public: ``Var``, ``Const``, ``BinOp``, ``Neg``, ``Select``, ``Compare``,
 ``Logic``, ``Not``, ``Divisible``, ``Unknown``, ``Access``, ``Statement``, ``Loop``,
-``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``index_type``, ``affine_names``, ``opaque_arrays``.
+``StmtRef``, ``LoopExit``, ``Local``, ``Scop``, ``index_type``, ``unsigned_parameters``, ``affine_names``,
+``opaque_arrays``.
 """
 
 from __future__ import annotations
@@ -272,6 +273,19 @@ def index_type(scop: Scop) -> str:
     types = [loop.ctype or spelled(loop.iterator) for loop in loops(scop.tree)]
     types += [spelled(name) for name in scop.parameters]
     return "int" if all(kind in _INT_OR_NARROWER for kind in types) else "long"
+
+
+def unsigned_parameters(scop: Scop) -> frozenset[str]:
+    """The parameters of ``scop`` declared of an unsigned type (``unsigned``, ``size_t``, ``uint64_t``): code
+    generated for it computes with them as signed numbers (``-n + 1`` is negative there, not huge)."""
+    declared = scop.declarations.objects
+
+    def unsigned(name: str) -> bool:
+        found = declared.get(name)
+        spelled = found.name if found is not None and not found.levels else ""
+        return spelled.startswith("unsigned") or spelled in ("size_t",) or spelled.startswith("uint")
+
+    return frozenset(name for name in scop.parameters if unsigned(name))
 
 
 def statement_names(node: Node) -> list[str]:

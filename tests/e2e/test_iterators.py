@@ -165,11 +165,19 @@ static void scaled(size_t n) {
       b[i][j] = 0.5 * b[i][j] + a[j][i];
 #pragma endscop
 }
+static void halves(size_t n) {
+#pragma scop
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      a[i][j] = 0.5 * a[j][i] + b[i][j];
+#pragma endscop
+}
 int main(void) {
   for (int i = 0; i < 300; i++)
     for (int j = 0; j < 300; j++) { a[i][j] = (i + 2 * j) % 9; b[i][j] = (3 * i + j) % 7; }
   transpose_add(300);
   scaled(299);
+  halves(290);
   double s = 0;
   for (int i = 0; i < 300; i++)
     for (int j = 0; j < 300; j++) s += a[i][j] * (j + 1) + b[i][j] * (i + 2);
@@ -180,12 +188,13 @@ int main(void) {
 
 
 def test_generated_iterators_have_the_width_of_the_source_indices(tmp_path: Path) -> None:
-    """A region whose loops count in ``long`` or ``size_t`` gets ``long`` iterators in its generated loops, never
-    ``int``; a region of ``int`` loops keeps ``int`` ones."""
+    """A region whose loops count in ``long`` or ``size_t`` (declared in the ``for`` or before the region) gets
+    ``long`` iterators in its generated loops, never ``int``; a region of ``int`` loops keeps ``int`` ones."""
     outcome = optimize_text(WIDE, "wide.c", Options(as_written=False))
     codes = [region.code.code for region in outcome.regions if region.code is not None]
 
-    assert len(codes) == 2
+    assert outcome.warnings == ()
+    assert len(codes) == 3
     for code in codes:
         assert "for (long c0" in code and "for (int" not in code, code
     narrow = optimize_text(DEAD, "dead.c", Options(as_written=False)).regions[0].code
