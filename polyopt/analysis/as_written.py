@@ -47,11 +47,11 @@ from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.footprint import ELEMENT_BYTES, iteration_bytes
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
-from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, access_direction, innermost_varying
+from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL, access_direction, innermost_varying
 from polyopt.analysis.tile_facts import resident_level
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
-from polyopt.model import PolyModel
+from polyopt.model import PolyModel, Reference
 from polyopt.schedule_tree import band_nodes, band_statements, member_map, outermost_bands, parent_mark
 
 AS_WRITTEN_MARGIN = 1.25  # a transformed schedule must be predicted this many times faster
@@ -231,7 +231,8 @@ def score_schedule(
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, lanes)
+        per_line = max(1, machine.line // ELEMENT_BYTES)
+        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, (lanes, per_line))
         costs.append(replace(cost, threads=threads.get(name, 1.0)))
     return ScheduleScore(tuple(costs), lanes)
 
@@ -243,9 +244,11 @@ def _statement_cost(
     marked: bool,
     carried: Callable[[int], bool],
     parameters: Mapping[str, int],
-    lanes: int,
+    widths: tuple[int, int],
 ) -> StatementCost:
-    """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread."""
+    """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread; ``widths``: the
+    elements of a vector and of a cache line."""
+    lanes, per_line = widths
     instances = instance_count(model, frozenset({name}), parameters)
     domain = isl.UnionSet.from_set(model.domains[name])
     timing = isl.Map.from_union_map(flat.intersect_domain(domain))
@@ -263,8 +266,10 @@ def _statement_cost(
     accesses = [r for r in model.references if r.statement == name and r.relation.dim(isl.dim_type.out)]
 
     def along(loop: int, simd: bool) -> StatementCost:
-        strides = tuple(access_direction(timing, r.relation, loop) for r in accesses)
-        return StatementCost(name, instances, simd, strides, 1.0, _extent(values, loop, parameters))
+        strides = [access_direction(timing, r.relation, loop) for r in accesses]
+        for position in _shared_lines(model, flat, name, loop, accesses, strides, per_line):
+            strides[position] = TEMPORAL
+        return StatementCost(name, instances, simd, tuple(strides), 1.0, _extent(values, loop, parameters))
 
     if marked or not carried(inner):
         return along(inner, True)
@@ -273,6 +278,55 @@ def _statement_cost(
         return scalar
     outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot
     return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
+
+
+def _shared_lines(
+    model: PolyModel,
+    flat: isl.UnionMap,
+    name: str,
+    loop: int,
+    accesses: list[Reference],
+    strides: list[str],
+    per_line: int,
+) -> list[int]:
+    """The scattered ``accesses`` of statement ``name`` that, in each iteration of the loops up to ``loop``, touch
+    only lines that a statement before it in the same iteration touches (in the same row, fewer than ``per_line``
+    elements away): those lines are in L1 already.  A body unrolled by hand (``a[i]``, ``a[i + 1]``, ... in one
+    iteration) loads each line once; its statements distributed into loops of their own load it once each."""
+    names = [statement.name for statement in model.scop.statements]
+    earlier = set(names[: names.index(name)]) if name in names else set()
+
+    def iteration(statement: str) -> isl.Map:
+        timing = isl.Map.from_union_map(flat.intersect_domain(isl.UnionSet.from_set(model.domains[statement])))
+        return timing.project_out(isl.dim_type.out, loop + 1, timing.dim(isl.dim_type.out) - loop - 1)
+
+    shared: list[int] = []
+    for position, ref in enumerate(accesses):
+        if strides[position] != SCATTERED:
+            continue
+        others = [r for r in model.references if r.statement in earlier and r.array == ref.array]
+        if any(_near(ref, other, iteration(name), iteration(other.statement), per_line) for other in others):
+            shared.append(position)
+    return shared
+
+
+def _near(ref: Reference, other: Reference, mine: isl.Map, theirs: isl.Map, per_line: int) -> bool:
+    """Whether every element pair that ``ref`` and ``other`` touch in one iteration (``mine``, ``theirs``: their
+    statements' iterations) lies in one row, fewer than ``per_line`` elements apart; False when there is none."""
+    same = mine.apply_range(theirs.reverse())
+    if same.is_empty():
+        return False
+    pairs = ref.relation.reverse().apply_range(same).apply_range(other.relation)
+    if pairs.is_empty():
+        return False
+    deltas = pairs.deltas()
+    last = deltas.dim(isl.dim_type.set) - 1
+    near = isl.Set.universe(deltas.get_space())
+    for position in range(last):
+        near = near.fix_val(isl.dim_type.set, position, isl.Val.zero(near.get_ctx()))
+    near = near.lower_bound_val(isl.dim_type.set, last, isl.Val.int_from_si(near.get_ctx(), 1 - per_line))
+    near = near.upper_bound_val(isl.dim_type.set, last, isl.Val.int_from_si(near.get_ctx(), per_line - 1))
+    return deltas.is_subset(near)
 
 
 def seen_by_gcc(deps: Dependences) -> isl.UnionMap:

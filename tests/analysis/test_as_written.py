@@ -112,3 +112,34 @@ def test_a_short_inner_loop_is_unrolled_and_the_loop_around_it_vectorizes(model_
     update = costs["S1"]
     assert update.simd and update.trip == 4000
     assert update.strides.count(FORWARD) == 3  # out[i] read and written, x[i + k]; w[k] stays in a register
+
+
+UNROLLED = """for (i = 0; i < 32000; i += 4) {
+  a[i] += 2 * b[ip[i]];
+  a[i + 1] += 2 * b[ip[i + 1]];
+  a[i + 2] += 2 * b[ip[i + 2]];
+  a[i + 3] += 2 * b[ip[i + 3]];
+}
+"""
+
+
+def test_statements_of_one_iteration_share_their_lines_and_distributed_ones_do_not(model_of: ModelOf) -> None:
+    """A body unrolled by hand touches each line of ``a`` and ``ip`` once per iteration: only its first statement
+    pays for them.  Distributed into one loop per statement, each loop loads every line again."""
+    model = model_of(UNROLLED, "float a[32000], b[32000]; int ip[32000];\n")
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
+    first, *others = written.statements
+    assert first.strides.count(SCATTERED) == 4 and first.strides.count(TEMPORAL) == 0
+    assert all(cost.strides.count(SCATTERED) == 1 and cost.strides.count(TEMPORAL) == 3 for cost in others)
+    domains = [isl.UnionSet.from_set(model.domains[name]) for name in ("S0", "S1", "S2", "S3")]
+    alone = isl.Schedule.from_domain(domains[0].union(domains[1]).union(domains[2]).union(domains[3]))
+    filters = isl.UnionSetList.alloc(model.ctx, 4)
+    for domain in domains:
+        filters = filters.add(domain)
+    loop = isl.MultiUnionPwAff("[{ S0[i] -> [(i)]; S1[i] -> [(i)]; S2[i] -> [(i)]; S3[i] -> [(i)] }]")
+    distributed = alone.get_root().child(0).insert_sequence(filters)
+    for position in range(4):
+        distributed = distributed.child(position).child(0).insert_partial_schedule(loop).parent().parent()
+    apart = score_schedule(model, distributed.get_schedule(), _dependences(model), MACHINE, {})
+    assert all(cost.strides.count(SCATTERED) == 4 for cost in apart.statements)
+    assert apart.cycles > 2 * written.cycles
