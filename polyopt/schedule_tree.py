@@ -85,8 +85,22 @@ def anchor_of(band: isl.ScheduleNode) -> Anchor:
 
 
 def anchored(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:
-    """The one band of ``schedule`` that ``anchor`` names; a plan that names none or several is an internal error."""
-    found = [band for _, band in band_nodes(schedule) if anchor_of(band) == anchor]
+    """The one band of ``schedule`` that ``anchor`` names; a plan that names none or several is an internal error.
+    isl may print an equal partial schedule otherwise (its constraints simplified): when no band's text matches,
+    the bands over the same statements whose partial schedules are equal sets of pairs are compared instead, the
+    ``repeats``-th of them top-down."""
+    bands = [band for _, band in band_nodes(schedule)]
+    found = [band for band in bands if anchor_of(band) == anchor]
+    if not found:
+        named = isl.MultiUnionPwAff(anchor.schedule, context=schedule.get_ctx())
+        pairs = isl.UnionMap.from_multi_union_pw_aff(named)
+        equal = [
+            band
+            for band in bands
+            if tuple(sorted(band_statements(band))) == anchor.statements
+            and isl.UnionMap.from_multi_union_pw_aff(band.band_get_partial_schedule()).is_equal(pairs)
+        ]
+        found = equal[anchor.repeats : anchor.repeats + 1]
     if len(found) != 1:
         raise ValueError(f"{len(found)} bands of the schedule match the planned {anchor.describe()}")
     return found[0]
