@@ -15,7 +15,7 @@ The region as written is the region before its rewrites (no scalar expanded or r
 so that, when kept, it is printed as its own source text with only these pragmas inserted
 (``polyopt.emit.source_text``); only marks that the text can carry are weighed.
 
-Public: ``AS_WRITTEN``, ``SOURCE_TEXT``, ``REDUCTION_VECTORS``, ``weighed``, ``source_context``.
+Public: ``AS_WRITTEN``, ``SOURCE_TEXT``, ``weighed``, ``source_context``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from polyopt.analysis.as_written import (
     unrolled,
 )
 from polyopt.analysis.dependences import compute_dependences
-from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.emit.source_text import SourceText
 from polyopt.marks import ELEMENT, SECTION
@@ -49,8 +48,6 @@ from polyopt.report import Section
 from polyopt.schedule_tree import anchored, band_statements
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
-
-REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
 
 
 class AsWrittenPass:
@@ -187,9 +184,8 @@ def _pays(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop, threaded
     trip = loop_trip(band, loop.member, ctx.model, ctx.parameters)
     if unrolled(trip):
         return False
-    if loop.reductions:
-        lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
-        return trip is None or trip >= REDUCTION_VECTORS * lanes
+    if loop.reductions:  # long enough (``polyopt.passes.vector``)
+        return True
     statements = band_statements(band)
     return bool(statements & threaded) or _through_pointers(ctx, statements)
 

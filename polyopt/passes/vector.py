@@ -1,22 +1,35 @@
 """Vector loops (``polyopt.transform.vector``).
 
-Public: ``VECTOR``.
+A loop that reduces runs as a simd loop only from ``REDUCTION_VECTORS`` vectors' worth of iterations per run:
+the horizontal sum at the end of each run costs more than a shorter loop gains (a product of 16x16 blocks whose
+sums over 16 elements became simd reductions, split into loops of their own, ran 10x slower than as written).
+
+Public: ``VECTOR``, ``REDUCTION_VECTORS``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import islpy as isl
 
+from polyopt.analysis.as_written import loop_trip
+from polyopt.analysis.footprint import ELEMENT_BYTES
+from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.report import Section
+from polyopt.schedule_tree import anchored
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
+
+REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
 
 
 class VectorPass:
     name = "vector"
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> VectorPlan:
-        return plan_vector(ctx.model, schedule, ctx.relaxed.full, ctx.reductions)
+        plan = plan_vector(ctx.model, schedule, ctx.relaxed.full, ctx.reductions)
+        return VectorPlan(tuple(_long_enough(ctx, schedule, loop) for loop in plan.loops))
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
         return apply_vector(subject, plan)
@@ -30,3 +43,12 @@ class VectorPass:
 
 
 VECTOR = VectorPass()
+
+
+def _long_enough(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop) -> VectorLoop:
+    """``loop``, a scalar loop when it reduces over fewer than ``REDUCTION_VECTORS`` vectors per run."""
+    if not (loop.simd and loop.reductions):
+        return loop
+    trip = loop_trip(anchored(schedule, loop.band), loop.member, ctx.model, ctx.parameters)
+    lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
+    return loop if trip is None or trip >= REDUCTION_VECTORS * lanes else replace(loop, simd=False, reductions=())
