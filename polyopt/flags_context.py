@@ -113,6 +113,22 @@ MACHINE_FLAGS = (
         metavar="N",
     ),
     Flag(
+        ("--small-loop-rules",),
+        "1: a simd reduction needs 8 vectors per run and no loop is jammed into one that gcc unrolls completely "
+        "(0: off; default: the target's, else 1).",
+        "machine.small_loop_rules",
+        (
+            (
+                "`--small-loop-rules N`",
+                "1: a simd reduction needs 8 vectors per run, and no loop is unrolled and jammed into a loop that gcc "
+                "unrolls completely; 0: off, so that small programs take the paths of large ones; default the "
+                "target's `small-loop-rules`, else 1",
+            ),
+        ),
+        kind=click.IntRange(min=0, max=1),
+        metavar="N",
+    ),
+    Flag(
         ("--blocks-microkernel",),
         "Work M*N*K from which a GEMM, SYMM or TRMM that no CBLAS call computes runs on the microkernel "
         "(default: the target's, else 131072).",

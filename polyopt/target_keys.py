@@ -248,6 +248,17 @@ KEYS = (
         "that many bytes, when fewer than parallel-work (0: off)",
     ),
     Key(
+        "small_loop_rules",
+        1,
+        PROFILE,
+        COUNT,
+        0,
+        "--small-loop-rules",
+        "the small-loop rules",
+        "1: a simd reduction needs 8 vectors per run, and no loop is unrolled and jammed into a loop that gcc "
+        "unrolls completely (0: off, so that small programs take the paths of large ones)",
+    ),
+    Key(
         "blocks_microkernel",
         131_072,
         PROFILE,

@@ -72,7 +72,8 @@ OPTION_SETS: tuple[tuple[str, ...], ...] = (
     ("--tile-sizes=3,5,7",),
     ("--no-reassociate",),
     ("--no-expand",),
-    ("--parallel-work=1", "--fixed-tile-size=4"),  # small programs down the paths of large ones: threads, tiles
+    # small programs down the paths of large ones: threads, tiles, short reductions and jams
+    ("--parallel-work=1", "--fixed-tile-size=4", "--small-loop-rules=0"),
     (
         "--blas=none",
         "--rank-k-microkernel=1",

@@ -93,6 +93,7 @@ class Machine:
     tile_reduction_min: int = DEFAULTS["tile_reduction_min"]
     tile_balance_slack: float = DEFAULTS["tile_balance_slack"]
     stream_threads: int = DEFAULTS["stream_threads"]
+    small_loop_rules: int = DEFAULTS["small_loop_rules"]
     blocks_microkernel: int = DEFAULTS["blocks_microkernel"]
     as_written_below: int = DEFAULTS["as_written_below"]
     rank_k_microkernel: int = DEFAULTS["rank_k_microkernel"]

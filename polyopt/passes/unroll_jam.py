@@ -20,7 +20,8 @@ class UnrollJamPass:
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> JamPlan | None:
         plan = plan_unroll_jam(ctx.model, schedule, ctx.deps.full, ctx.machine.unroll_jam)
-        jams = tuple(jam for jam in plan.jams if not _short_inner(ctx, schedule, jam))
+        rules = ctx.machine.small_loop_rules
+        jams = tuple(jam for jam in plan.jams if not (rules and _short_inner(ctx, schedule, jam)))
         return JamPlan(jams) if jams else None
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: JamPlan) -> isl.Schedule:

@@ -47,7 +47,7 @@ VECTOR = VectorPass()
 
 def _long_enough(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop) -> VectorLoop:
     """``loop``, a scalar loop when it reduces over fewer than ``REDUCTION_VECTORS`` vectors per run."""
-    if not (loop.simd and loop.reductions):
+    if not (loop.simd and loop.reductions and ctx.machine.small_loop_rules):
         return loop
     trip = loop_trip(anchored(schedule, loop.band), loop.member, ctx.model, ctx.parameters)
     lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)

@@ -98,7 +98,8 @@ def _outputs(source: Path, defines: Sequence[str], folder: Path) -> list[str]:
     return outputs
 
 
-TRANSFORMED = ("--no-as-written",)  # the transformed schedule, not the order as written, whatever the sizes
+# the transformed schedule whatever the sizes, its parallel loops starting threads, its short loops as long ones
+TRANSFORMED = ("--no-as-written", "--parallel-work=1", "--small-loop-rules=0")
 
 
 def check_case(

@@ -107,6 +107,7 @@ def test_scalars_dead_after_the_region_get_one_name_per_web(tmp_path: Path) -> N
     """deriche's recursive passes: ``ym1`` and ``ym2`` carry values along one row or one column only,
     and nothing reads them after the region, so every web is renamed and expanded, and both the row
     loop and the column loop run in parallel."""
-    stderr = check_program(tmp_path, "webs", DEAD_AFTER, ["--parallel-work=1", "--report"], "ym1_3_x[")
+    flags = ["--parallel-work=1", "--fixed-tile-size=8", "--report"]  # tiles of 8: each tile loop has threads to start
+    stderr = check_program(tmp_path, "webs", DEAD_AFTER, flags, "ym1_3_x[")
     assert "scalar web renamed: ym1 -> ym1_2" in stderr and "scalar web renamed: ym2 -> ym2_3" in stderr
     assert (tmp_path / "webs.polyopt.c").read_text().count("#pragma omp parallel for") >= 2

@@ -624,7 +624,7 @@ def _large_path_reports(family: str, count: int) -> list[list[str]]:
     """The reports of the regions of the first ``count`` programs of ``family``, optimized down the
     paths of large ones (threads, tiles)."""
     options = options_from_arguments(
-        ["--blas=none", "--blocks-microkernel=0", "--parallel-work=1", "--fixed-tile-size=4"]
+        ["--blas=none", "--blocks-microkernel=0", "--parallel-work=1", "--fixed-tile-size=4", "--small-loop-rules=0"]
     )
     reports = []
     for seed in range(count):
