@@ -256,34 +256,33 @@ _INT_OR_NARROWER = frozenset(
 )
 
 
+def _spelled(scop: Scop, name: str) -> str:
+    """The base type that ``name``'s declaration spells, when it is a scalar ("" otherwise or unknown)."""
+    found = scop.declarations.objects.get(name)
+    return found.name if found is not None and not found.levels else ""
+
+
 def index_type(scop: Scop) -> str:
     """The C type of the iterators of code generated for ``scop``: ``long`` when one of its loops' iterators or
     its parameters is declared of an integer type wider than ``int`` or unsigned (``long``, ``unsigned``,
     ``size_t``), so that the generated loops count over the values the source's do and gcc sees the index
     arithmetic the source has; ``int`` otherwise."""
-    declared = scop.declarations.objects
-
-    def spelled(name: str) -> str:
-        found = declared.get(name)
-        return found.name if found is not None and not found.levels else ""
 
     def loops(nodes: tuple[Node, ...]) -> list[Loop]:
         return [loop for node in nodes if isinstance(node, Loop) for loop in (node, *loops(node.body))]
 
-    types = [loop.ctype or spelled(loop.iterator) for loop in loops(scop.tree)]
-    types += [spelled(name) for name in scop.parameters]
+    types = [loop.ctype or _spelled(scop, loop.iterator) for loop in loops(scop.tree)]
+    types += [_spelled(scop, name) for name in scop.parameters]
     return "int" if all(kind in _INT_OR_NARROWER for kind in types) else "long"
 
 
 def unsigned_parameters(scop: Scop) -> frozenset[str]:
     """The parameters of ``scop`` declared of an unsigned type (``unsigned``, ``size_t``, ``uint64_t``): code
     generated for it computes with them as signed numbers (``-n + 1`` is negative there, not huge)."""
-    declared = scop.declarations.objects
 
     def unsigned(name: str) -> bool:
-        found = declared.get(name)
-        spelled = found.name if found is not None and not found.levels else ""
-        return spelled.startswith("unsigned") or spelled in ("size_t",) or spelled.startswith("uint")
+        spelled = _spelled(scop, name)
+        return spelled.startswith("unsigned") or spelled == "size_t" or spelled.startswith("uint")
 
     return frozenset(name for name in scop.parameters if unsigned(name))
 
