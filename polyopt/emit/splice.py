@@ -2,7 +2,7 @@
 
 Public: ``HELPER_DEFINITIONS``, ``HELPER_HEADERS``, ``RegionCode``, ``render_template``, ``render_region``, ``splice``.
 Text outside the regions is copied unchanged; each region is replaced by its
-code, rendered through ``templates/region.c.j2``.
+code, rendered through ``polyopt/templates/region.c.j2``.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _environment() -> jinja2.Environment:
 
 
 def render_template(name: str, **values: object) -> str:
-    """The template ``templates/<name>`` filled in with ``values``."""
+    """The template ``polyopt/templates/<name>`` filled in with ``values``."""
     return _environment().get_template(name).render(**values)
 
 

@@ -2,7 +2,7 @@
 
 Public: ``MICROKERNEL_HELPERS``, ``microkernel_block``.
 
-The code comes from ``templates/microkernel.c.j2``: the operands packed into
+The code comes from ``polyopt/templates/microkernel.c.j2``: the operands packed into
 aligned per-thread buffers (``A`` scaled by ``alpha``, which carries the sign of
 ``-=``), the register block kept in a local array of GCC vectors of the
 machine's width that gcc allocates to registers (FMAs on ``zmm`` registers

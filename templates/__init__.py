@@ -1,1 +1,0 @@
-"""Jinja2 templates for the file-level pieces of polyopt's output (installed as polyopt.templates)."""
