@@ -18,14 +18,14 @@ amortizes thread starts) at a cost per instance set by its innermost loop:
   ``trip`` iterations pays a start: peeling, an epilogue, the horizontal sum of a reduction);
 - a scalar loop costs ``1 + forward + backward + 2·scattered`` (a scattered access touches a line per element);
 
-with ``forward``, ``backward`` and ``scattered`` the statement's accesses of each stride kind along that
-loop (``polyopt.analysis.strides``; a temporal access stays in a register), and ``lanes`` the elements of
-one vector.  The innermost loop is a simd loop when it is marked so, or when it carries no dependence (gcc
-vectorizes it by itself); gcc unrolls short loops of known length completely, and then the loop around them
-is the innermost one; and where the innermost loop carries a dependence, gcc may vectorize the loop around it
-instead, when that costs less.  A statement under a parallel loop divides its cost by the threads that loop really
-keeps busy: the cores when its work reaches the ``if`` clause's threshold and it has iterations for them,
-else one.
+with ``forward``, ``backward`` and ``scattered`` the statement's accesses of each stride kind along that loop
+(``polyopt.analysis.strides``; a temporal access stays in a register), and ``lanes`` the elements of one vector.
+The innermost loop is a simd loop when it is marked so, or when it carries no dependence (gcc vectorizes it by
+itself); gcc unrolls short loops of known length completely, and then the loop around them is the innermost one;
+and where the innermost loop carries a dependence, gcc may vectorize the loop around it instead, when it has a
+vector's worth of iterations and that costs less.  A statement under a parallel loop divides its cost by the
+threads that loop really keeps busy: the cores when its work reaches the ``if`` clause's threshold and it has
+iterations for them, else one.
 
 Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
 (``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
@@ -274,9 +274,9 @@ def _statement_cost(
     if marked or not carried(inner):
         return along(inner, True)
     scalar = along(inner, False)
-    if not loops or carried(loops[-1]):
+    if not loops or carried(loops[-1]) or (_extent(values, loops[-1], parameters) or lanes) < lanes:
         return scalar
-    outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot
+    outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot, when it fills a vector
     return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
 
 

@@ -1,8 +1,11 @@
 """Vector loops (``polyopt.transform.vector``).
 
-A loop that reduces runs as a simd loop only from ``REDUCTION_VECTORS`` vectors' worth of iterations per run:
-the horizontal sum at the end of each run costs more than a shorter loop gains (a product of 16x16 blocks whose
-sums over 16 elements became simd reductions, split into loops of their own, ran 10x slower than as written).
+A loop shorter than one vector runs scalar: its lanes are never filled, and the simd mark only adds a peeled
+prologue and a masked or scalar epilogue (3x3 products through a temporary, their loop of 3 marked simd, ran
+1.7x slower than gcc's own complete unrolling).  A loop that reduces runs as a simd loop only from
+``REDUCTION_VECTORS`` vectors' worth of iterations per run: the horizontal sum at the end of each run costs more
+than a shorter loop gains (a product of 16x16 blocks whose sums over 16 elements became simd reductions, split
+into loops of their own, ran 10x slower than as written).
 
 Public: ``VECTOR``, ``REDUCTION_VECTORS``.
 """
@@ -46,9 +49,11 @@ VECTOR = VectorPass()
 
 
 def _long_enough(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop) -> VectorLoop:
-    """``loop``, a scalar loop when it reduces over fewer than ``REDUCTION_VECTORS`` vectors per run."""
-    if not (loop.simd and loop.reductions and ctx.machine.small_loop_rules):
+    """``loop``, a scalar loop when it runs fewer iterations than one vector's lanes, or reduces over fewer
+    than ``REDUCTION_VECTORS`` vectors per run."""
+    if not (loop.simd and ctx.machine.small_loop_rules):
         return loop
     trip = loop_trip(anchored(schedule, loop.band), loop.member, ctx.model, ctx.parameters)
     lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
-    return loop if trip is None or trip >= REDUCTION_VECTORS * lanes else replace(loop, simd=False, reductions=())
+    needed = REDUCTION_VECTORS * lanes if loop.reductions else lanes
+    return loop if trip is None or trip >= needed else replace(loop, simd=False, reductions=())

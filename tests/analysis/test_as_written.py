@@ -143,3 +143,15 @@ def test_statements_of_one_iteration_share_their_lines_and_distributed_ones_do_n
     apart = score_schedule(model, distributed.get_schedule(), _dependences(model), MACHINE, {})
     assert all(cost.strides.count(SCATTERED) == 4 for cost in apart.statements)
     assert apart.cycles > 2 * written.cycles
+
+
+@pytest.mark.parametrize(("rows", "simd"), [(3, False), (64, True)])
+def test_the_loop_around_a_recurrence_vectorizes_with_a_vector_of_iterations_only(
+    model_of: ModelOf, rows: int, simd: bool
+) -> None:
+    """gcc may vectorize the columns around a recurrence down each column (a[j][i] after a[j - 1][i]), when
+    there are enough columns to fill a vector."""
+    body = f"for (i = 0; i < {rows}; i++)\n  for (j = 1; j < 4000; j++)\n    a[j][i] = a[j - 1][i] * 0.5 + b[j][i];\n"
+    model = model_of(body, f"double a[4000][{rows}], b[4000][{rows}];\n")
+    (cost,) = score_schedule(model, model.schedule, _dependences(model), MACHINE, {}).statements
+    assert cost.simd == simd
