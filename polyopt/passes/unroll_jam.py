@@ -1,5 +1,9 @@
 """Unroll-and-jam into vector loops (``polyopt.transform.unroll_jam``), not into a loop that gcc unrolls
-completely.
+completely, and recurrences interleaved only where the inner loop runs one chain.
+
+A recurrence whose dependences span ``d`` iterations of its inner loop already runs ``d`` independent chains
+side by side (PNG's Sub filter, each byte plus the byte one pixel of 3 bytes before it: 4 rows jammed ran
+0.5-0.65x of the rows one after another; at one byte per pixel, the jam ran 1.45x faster).
 
 Public: ``UNROLL_JAM``.
 """
@@ -8,10 +12,11 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyopt import isl_util
 from polyopt.analysis.as_written import loop_trip, unrolled
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.report import Section
-from polyopt.schedule_tree import anchored, bands_below
+from polyopt.schedule_tree import anchored, bands_below, member_map, same_outer
 from polyopt.transform.unroll_jam import Jam, JamPlan, apply_unroll_jam, plan_unroll_jam
 
 
@@ -21,7 +26,11 @@ class UnrollJamPass:
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> JamPlan | None:
         plan = plan_unroll_jam(ctx.model, schedule, ctx.deps.full, ctx.machine.unroll_jam)
         rules = ctx.machine.small_loop_rules
-        jams = tuple(jam for jam in plan.jams if not (rules and _short_inner(ctx, schedule, jam)))
+        jams = tuple(
+            jam
+            for jam in plan.jams
+            if not (rules and _short_inner(ctx, schedule, jam)) and not (jam.recurrence and _chains(ctx, schedule, jam))
+        )
         return JamPlan(jams) if jams else None
 
     def apply(self, ctx: RegionContext, subject: isl.Schedule, plan: JamPlan) -> isl.Schedule:
@@ -46,3 +55,20 @@ def _short_inner(ctx: RegionContext, schedule: isl.Schedule, jam: Jam) -> bool:
         return unrolled(loop_trip(below[0], 0, ctx.model, ctx.parameters))
     last = band.band_n_member() - 1  # a recurrence's inner loop may be the band's last member
     return last > 0 and unrolled(loop_trip(band, last, ctx.model, ctx.parameters))
+
+
+def _chains(ctx: RegionContext, schedule: isl.Schedule, jam: Jam) -> bool:
+    """Whether the inner loop of the recurrence ``jam`` interleaves runs several chains already: every
+    dependence it carries spans at least two of its iterations at the region's parameters."""
+    band = anchored(schedule, jam.band)
+    below = bands_below(band)
+    inner = below[0] if below else band
+    member = inner.band_n_member() - 1
+    step = member_map(inner, member)
+    spans = same_outer(inner, member, ctx.deps.full).apply_domain(step).apply_range(step).deltas()
+    forward = isl.Set("{ [d] : d >= 1 }", context=ctx.model.ctx).align_params(spans.get_space())
+    carried = spans.intersect(isl.UnionSet.from_set(forward))
+    if carried.is_empty():
+        return False
+    shortest = isl_util.value_at(isl.Set.from_union_set(carried).dim_min(0), ctx.parameters)
+    return shortest is not None and shortest >= 2

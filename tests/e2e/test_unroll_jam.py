@@ -107,3 +107,39 @@ int main(void)
 def test_a_tiled_gauss_seidel_sweep_keeps_its_result(tmp_path: Path) -> None:
     stderr = check_program(tmp_path, "seidel", SEIDEL, ["--report"], "_from = ")
     assert "copies of its recurrence interleaved" in stderr
+
+
+# PNG's Sub filter undone in place (libpng's png_read_filter_row_sub): each byte plus the byte one pixel of SPAN
+# bytes to its left.  Its dependences span SPAN iterations of the column loop.
+SUB_FILTER = """#include <stdio.h>
+#define ROWS 64
+#define SPAN {span}
+#define ROWBYTES (SPAN * 512)
+static unsigned char img[ROWS][ROWBYTES];
+
+int main(void)
+{{
+  for (int r = 0; r < ROWS; r++)
+    for (int i = 0; i < ROWBYTES; i++)
+      img[r][i] = (unsigned char)((r * 31 + i * 7) % 251);
+#pragma scop
+  for (long r = 0; r < ROWS; r++)
+    for (long i = SPAN; i < ROWBYTES; i++)
+      img[r][i] = (unsigned char)((img[r][i] + img[r][i - SPAN]) & 0xff);
+#pragma endscop
+  unsigned long sum = 0;
+  for (int r = 0; r < ROWS; r++)
+    for (int i = 0; i < ROWBYTES; i++)
+      sum = sum * 31 + img[r][i];
+  printf("%lu\\n", sum);
+  return 0;
+}}
+"""
+
+
+@pytest.mark.parametrize(("span", "jammed"), [(1, True), (3, False)])
+def test_rows_are_jammed_into_a_recurrence_of_one_chain_only(tmp_path: Path, span: int, jammed: bool) -> None:
+    """A recurrence that spans ``span`` columns runs ``span`` chains side by side already: only a single chain
+    gains from rows interleaved with it."""
+    stderr = check_program(tmp_path, f"sub{span}", SUB_FILTER.format(span=span), ["--report"], "polyopt")
+    assert ("copies of its recurrence interleaved" in stderr) == jammed, stderr
