@@ -21,12 +21,12 @@ import click
 
 from polyopt import __version__
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
+from polyopt.driver import FileOutcome, optimize_text
 from polyopt.flag_spec import REPORT_CHOICES, click_settings
 from polyopt.flags import FLAGS
 from polyopt.library.probe import RunProbe
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
 from polyopt.options import Options, parse_fusion_candidates, parse_tile_rules, parse_tile_sizes
-from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.report import RegionSummary, format_report, report_json
 from polyopt.transform.fusion import DEFAULT_FUSION

@@ -1,6 +1,6 @@
 """Model stage: the frontend's ``Scop`` as isl objects.
 
-Public: ``PolyModel``, ``build_model``, ``iterator_values``.  Each statement gets its domain,
+Public: ``PolyModel``, ``build_model``, ``executed``, ``iterator_values``.  Each statement gets its domain,
 read and write access relations, and the region's original execution order
 becomes an isl schedule tree (one band per loop, sequences for statement
 order; decreasing loops are scheduled by the negated iterator).
@@ -297,3 +297,14 @@ def iterator_values(scop: Scop, ctx: isl.Context | None = None) -> dict[str, isl
         if not left.is_empty():
             finals[variable] = isl_util.coalesced(isl.Set.from_union_set(left).dim_max(0))
     return finals
+
+
+def executed(scop: Scop, ctx: isl.Context) -> tuple[Scop, tuple[str, ...]]:
+    """``scop`` without the statements that never execute (their domains are empty for every value of
+    the parameters), and a note for each."""
+    domains = build_model(scop, ctx).domains
+    empty = [statement for statement in scop.statements if domains[statement.name].is_empty()]
+    if not empty:
+        return scop, ()
+    notes = tuple(f"{s.name} (line {s.location.line}) never executes (its domain is empty): left out" for s in empty)
+    return scop.restricted(frozenset(domains) - {statement.name for statement in empty}), notes

@@ -1,7 +1,8 @@
 """The region pipeline: parse -> model -> analyze -> decide -> transform -> emit, over the declared passes.
 
 Each pass (``polyopt.passes``) plans on the region's context, applies its plan and reports it; the
-driver (``polyopt.driver``) runs the pipeline on every region of a file within its time budget.  The
+driver (``polyopt.driver``) runs the pipeline on every region that the frontend models
+(``polyopt.frontend.read``) within its time budget.  The
 passes run on a region in the order listed below, each list of a kind of pass (``polyopt.passes.base``):
 ``PART_PASSES`` (the library step, then privatization) around the rest, ``REGION_PASSES``, ``SCHEDULE_PASSES``,
 ``SCHEDULED_REGION_PASSES``, ``LOOP_PASSES``, ``CHOICE_PASSES``, the verification of the schedule, the code
@@ -10,13 +11,12 @@ generation and ``CODE_PASSES``; ``SUMMARY`` names their plans in the region's on
 
 Public: ``PART_PASSES``, ``REGION_PASSES``, ``SCHEDULE_PASSES``, ``SCHEDULED_REGION_PASSES``, ``LOOP_PASSES``,
 ``CHOICE_PASSES``, ``CODE_PASSES``, ``SUMMARY``, ``Passes``, ``PASSES``, ``IDENTITY``, ``passes_for``,
-``RegionOutcome``, ``FileOutcome``, ``optimize_text``, ``optimize_scop``, ``part``, ``transform``.
+``RegionOutcome``, ``optimize_scop``, ``part``, ``transform``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -25,29 +25,16 @@ import islpy as isl
 
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.diagnostics import format_message
-from polyopt.driver import FileOutcome as FileOutcome
-from polyopt.driver import RegionOutcome as RegionOutcome
-from polyopt.driver import (
-    Setting,
-    dead_arrays,
-    executed,
-    final_values,
-    nothing,
-    optimize_file,
-    region_report,
-    statement_extents,
-    storage,
-)
 from polyopt.emit.cprint import print_c
-from polyopt.emit.isl_ast import Generated, generate, instances_sum, print_parametric
+from polyopt.emit.isl_ast import Generated, Storage, generate, instances_sum, print_parametric
 from polyopt.emit.openmp import hoist_parallel_regions
 from polyopt.emit.source_text import source_pragmas, with_pragmas
 from polyopt.emit.splice import RegionCode
-from polyopt.emit.storage import with_locals
-from polyopt.frontend.regions import Region
+from polyopt.emit.storage import final_values, statement_extents, storage, with_locals
+from polyopt.frontend.read import Setting
+from polyopt.frontend.regions import Region, region_dead_arrays
 from polyopt.frontend.scop import Scop
-from polyopt.library.choice import LibraryChoice
-from polyopt.model import build_model
+from polyopt.model import build_model, executed
 from polyopt.options import Options
 from polyopt.passes.as_written import AS_WRITTEN, SOURCE_TEXT
 from polyopt.passes.base import (
@@ -83,6 +70,7 @@ from polyopt.passes.tile_fusion import TILE_FUSION
 from polyopt.passes.tiling import TILING
 from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
+from polyopt.report import RegionReport, empty_report, region_report
 from polyopt.verify import checked
 
 PART_PASSES: tuple[PartPass[Any], ...] = (LIBRARY, PRIVATIZATION)
@@ -131,27 +119,30 @@ def passes_for(options: Options) -> Passes:
     return IDENTITY if options.identity else PASSES
 
 
-def optimize_text(
-    text: str, filename: str, options: Options, probe: Callable[[], LibraryChoice] | None = None
-) -> FileOutcome:
-    """Optimize every region of ``text`` (``polyopt.driver.optimize_file``)."""
-    return optimize_file(text, filename, options, probe, optimize_scop)
+@dataclass(frozen=True)
+class RegionOutcome:
+    """One region's result: its replacement code, or the warning that kept it unchanged."""
+
+    region: Region
+    code: RegionCode | None
+    report: RegionReport | None
+    warnings: tuple[str, ...]
 
 
 def optimize_scop(region: Region, scop: Scop, options: Options, setting: Setting) -> RegionOutcome:
     """One region through the pipeline: its part passes around the rest."""
     passes = passes_for(options)
     scop, dropped = executed(scop, isl_context(options))
-    dead = dead_arrays(region, options)
+    dead = options.assume_dead | region_dead_arrays(region)
     if not scop.statements:
-        part = nothing(region, setting)
+        part = Part(Generated((), frozenset()), empty_report(region, setting), (), "no statement ever executes")
     else:
         inner = partial(_part, region, setting, passes, scop)
         part_setting = PartSetting(setting.values(), setting.prefix)
         part = run_part_passes(passes.part, part_setting, inner)(scop, options, dead)
     if part.source is not None:
         return _as_written(region, part, dropped)
-    finals, assigned = final_values(scop, setting)
+    finals, assigned = final_values(scop, setting.prefix)
     report = replace(part.report, notes=(*dropped, *part.report.notes, *assigned))
     code = with_locals(part.generated.code, scop, contracted(part.decisions))
     version = _small_sizes(region, scop, options, setting) if passes is PASSES else None
@@ -250,7 +241,7 @@ def part(
     if source and (failure or _kept(decisions)) and passes.choice:
         return _source_text(region, ctx, schedule, decisions, setting, passes, warnings)
     generated, decisions = _generated(ctx, schedule, decisions, passes.code)
-    report = region_report(region, ctx.model, ctx.deps, schedule, decisions, setting)
+    report = region_report(region, ctx.model, ctx.deps, schedule, decisions.sections(), setting)
     report = replace(report, non_reductions=updates_in_order(ctx.model, rewrites).lines)
     return Part(generated, report, warnings, passes.summary.of(decisions), decisions)
 
@@ -271,10 +262,10 @@ def _source_text(
 ) -> Part:
     """The region as written (``ctx``, in its original order ``schedule`` with its marks): its source text
     with the pragmas of its marked loops (``polyopt.emit.source_text``)."""
-    generated = generate(schedule, ctx.model.scop, ctx.prefix, storage(ctx, schedule, {}))
+    generated = generate(schedule, ctx.model.scop, ctx.prefix, _storage(ctx, schedule, {}))
     text = source_pragmas(ctx.model.scop, generated.marked)
     decisions = decisions.then(SOURCE_TEXT, text)
-    report = region_report(region, ctx.model, ctx.deps, schedule, decisions, setting)
+    report = region_report(region, ctx.model, ctx.deps, schedule, decisions.sections(), setting)
     report = replace(report, non_reductions=updates_in_order(ctx.model, decisions).lines)
     return Part(generated, report, warnings, passes.summary.of(decisions), decisions, text)
 
@@ -303,7 +294,7 @@ def _generated(
         if (plan := kind.plan(ctx, schedule, decisions)) is not None:
             plans.append((kind, plan))
             decisions = decisions.then(kind, plan)
-    generated = generate(schedule, ctx.model.scop, ctx.prefix, storage(ctx, schedule, _scalars(decisions)))
+    generated = generate(schedule, ctx.model.scop, ctx.prefix, _storage(ctx, schedule, _scalars(decisions)))
     generated = replace(generated, code=hoist_parallel_regions(generated.code))
     for kind, plan in plans:
         generated = kind.apply(ctx, generated, plan)
@@ -312,3 +303,7 @@ def _generated(
 
 def _scalars(decisions: Decisions) -> dict[str, str]:
     return {contraction.array: contraction.name for contraction in decisions.plan_of(CONTRACTION) or ()}
+
+
+def _storage(ctx: RegionContext, schedule: isl.Schedule, scalars: dict[str, str]) -> Storage:
+    return storage(ctx.model, ctx.reductions, ctx.machine, schedule, scalars)

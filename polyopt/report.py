@@ -1,8 +1,7 @@
 """``--report``: the text for each region, and the one JSON document of ``--report=json``.
 
-Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``Section``, ``with_sections``, ``RegionSummary``,
-``format_report``,
-``report_json``, ``REPORT_FORMAT``.
+Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``Section``, ``with_sections``, ``region_report``,
+``empty_report``, ``RegionSummary``, ``format_report``, ``report_json``, ``REPORT_FORMAT``.
 """
 
 from __future__ import annotations
@@ -12,8 +11,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+import islpy as isl
+
+from polyopt.analysis.dependences import Dependences, carrying_loops
 from polyopt.diagnostics import Location
+from polyopt.emit.body import print_statement
 from polyopt.frontend.params import ParameterValue
+from polyopt.frontend.read import Setting
+from polyopt.frontend.regions import Region
+from polyopt.model import PolyModel
+from polyopt.schedule_tree import describe_schedule
 
 REPORT_FORMAT = 1  # the version of --report=json's document; raised when a field changes meaning or goes
 
@@ -78,6 +85,56 @@ def with_sections(report: RegionReport, sections: Iterable[Section]) -> RegionRe
     fusion = fields.pop("fusion", ())
     added = {name: getattr(report, name) + lines for name, lines in fields.items()}
     return replace(report, fusion=" | ".join(fusion) if fusion else report.fusion, **added)
+
+
+def region_report(
+    region: Region,
+    model: PolyModel,
+    deps: Dependences,
+    schedule: isl.Schedule,
+    sections: Iterable[Section],
+    setting: Setting,
+) -> RegionReport:
+    """The report of ``model`` (dependences ``deps``) scheduled by ``schedule``: its decisions' ``sections`` in
+    order."""
+    scop = model.scop
+    statements = tuple(
+        StatementLine(s.name, s.location, model.domains[s.name].to_str(), print_statement(s.body, {}))
+        for s in scop.statements
+    )
+    dependences = tuple(
+        DependenceLine(d.kind, scop.members.get(d.array, d.array), d.source, d.sink, carrying_loops(model, d))
+        for d in deps.items
+    )
+    report = RegionReport(
+        index=region.index,
+        location=scop.location,
+        parameters=tuple(setting.parameter(name) for name in scop.parameters),
+        statements=statements,
+        dependences=dependences,
+        fusion="none (original order)",
+        schedule=tuple(describe_schedule(schedule)),
+        tiles=(),
+        parallel=(),
+        vector=(),
+    )
+    return with_sections(report, sections)
+
+
+def empty_report(region: Region, setting: Setting) -> RegionReport:
+    """The report of a region none of whose statements ever executes."""
+    return RegionReport(
+        index=region.index,
+        location=region.location,
+        parameters=tuple(setting.parameter(name) for name in setting.parameters),
+        statements=(),
+        dependences=(),
+        fusion="none (no statement executes)",
+        schedule=(),
+        tiles=(),
+        parallel=(),
+        vector=(),
+    )
 
 
 def _section(title: str, items: tuple[str, ...]) -> list[str]:

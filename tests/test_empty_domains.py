@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from polyopt.driver import optimize_text
 from polyopt.fuzz.differential import OPTIMIZED, check_program
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 
 # With the constant size 2, S0 runs over k < j < i < 2: never.
 CHOLESKY_2 = """static double A[2][2];

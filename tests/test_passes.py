@@ -12,6 +12,7 @@ import polyopt.passes.loops as loops
 from polyopt import driver
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.diagnostics import Location
+from polyopt.driver import optimize_text
 from polyopt.emit.isl_ast import Generated
 from polyopt.frontend.scop import Scop
 from polyopt.model import PolyModel
@@ -20,7 +21,6 @@ from polyopt.passes.base import NO_DECISIONS, Part, PartSetting, RegionContext, 
 from polyopt.passes.distribution import DISTRIBUTION
 from polyopt.passes.loops import LoopEvaluation, LoopQuery
 from polyopt.passes.vector import VECTOR
-from polyopt.pipeline import optimize_text
 from polyopt.report import RegionReport, Section, with_sections
 from polyopt.transform.distribution import DistributionPlan
 from polyopt.transform.vector import VectorPlan

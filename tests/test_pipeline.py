@@ -15,6 +15,7 @@ from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import IllegalTransform
+from polyopt.driver import FileOutcome, optimize_text
 from polyopt.emit.cprint import print_c
 from polyopt.emit.isl_ast import generate
 from polyopt.frontend.params import ParameterValue
@@ -22,7 +23,6 @@ from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, SECTION, LoopMark, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.options import Options
-from polyopt.pipeline import FileOutcome, optimize_text
 from polyopt.report import format_report
 from polyopt.schedule_tree import (
     Anchor,

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from polyopt.bench.timing import interleaved
+from polyopt.driver import optimize_text
 from polyopt.machine import Machine, detect, load_target
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_program
 
 PROGRAM = """\

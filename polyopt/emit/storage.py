@@ -1,6 +1,8 @@
-"""Storage of expanded scalars and contracted arrays around a region's code.
+"""Storage around a region's code: expanded scalars, contracted arrays, the region's locals, and the values its
+variables hold after it.
 
-Public: ``with_expansions``, ``with_contractions``, ``with_locals``, ``with_webs``.
+Public: ``with_expansions``, ``with_contractions``, ``with_locals``, ``with_webs``, ``storage``,
+``statement_extents``, ``final_values``.
 
 Each expanded scalar gets a heap array of the scalar's type, one element per
 iteration of its loops (sizes are parametric, so the stack is no place for
@@ -11,14 +13,23 @@ its last write, and the arrays are freed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import islpy as isl
+
 from polyopt.analysis.contraction import Contraction
 from polyopt.analysis.expansion import Expansion
+from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.webs import Web
 from polyopt.emit.cast import CBlock, CDecl, CIf, CNode, CStmt
 from polyopt.emit.cexpr import call, infix
-from polyopt.emit.isl_ast import Generated, print_parametric
-from polyopt.frontend.scop import Scop
-from polyopt.isl_util import coalesced
+from polyopt.emit.isl_ast import Generated, Storage, print_parametric
+from polyopt.frontend.scop import Scop, index_type
+from polyopt.isl_util import coalesced, extended, extent
+from polyopt.machine import Machine
+from polyopt.marks import SECTION
+from polyopt.model import PolyModel, iterator_values
+from polyopt.schedule_tree import band_nodes, parent_mark
 
 
 def _declaration(expansion: Expansion, sizes: list[str]) -> str:
@@ -86,3 +97,53 @@ def with_webs(webs: tuple[Web, ...], generated: Generated) -> Generated:
     """``generated`` in a block that declares the scalar of each renamed web, of its scalar's type."""
     declarations = tuple(CDecl(f"__typeof__({web.scalar}) {web.name};") for web in webs)
     return Generated((CBlock((*declarations, *generated.code)),), generated.helpers)
+
+
+def storage(
+    model: PolyModel,
+    reductions: tuple[Reduction, ...],
+    machine: Machine,
+    schedule: isl.Schedule,
+    scalars: Mapping[str, str],
+) -> Storage:
+    """How the code of ``schedule`` stores its ``reductions``, reduced sections and ``scalars``."""
+    marks = [mark for _, band in band_nodes(schedule) if (mark := parent_mark(band)) is not None]
+    arrays = {clause.array for mark in marks for clause in mark.reductions if clause.mode == SECTION}
+    sections = {array: model.section(array) for array in sorted(arrays)}
+    return Storage(
+        reductions,
+        sections,
+        dict(scalars),
+        statement_extents(model),
+        machine.parallel_work,
+        machine.section_limit,
+        index_type(model.scop),
+    )
+
+
+def statement_extents(model: PolyModel) -> dict[str, tuple[isl.PwAff, ...]]:
+    """Per statement, the extent of each loop dimension of its domain's box (any value where it is empty)."""
+    extents: dict[str, tuple[isl.PwAff, ...]] = {}
+    for name, domain in model.domains.items():
+        count = domain.dim(isl.dim_type.set)
+        extents[name] = tuple(extended(extent(domain, d)) for d in range(count))
+    return extents
+
+
+def final_values(scop: Scop, prefix: str) -> tuple[Generated, tuple[str, ...]]:
+    """Code that gives each variable of ``scop.exits`` the value the region's loops leave in it (the generated
+    loops, their iterators named with ``prefix``, have iterators of their own), where one of its loops starts;
+    and a report note for each.  An iterator that nothing reads after the region is cast to void, so that
+    ``-Wall -Werror`` builds do not stop on a variable the generated code no longer uses."""
+    code: list[CNode] = [CStmt(f"(void){variable};") for variable in scop.unused_iterators]
+    notes: list[str] = []
+    helpers: frozenset[str] = frozenset()
+    for variable, value in iterator_values(scop).items():
+        where = value.domain()
+        always = where.is_equal(isl.Set.universe(where.get_space()))
+        (text,), condition, used = print_parametric(scop, prefix, [value], None if always else where)
+        assignment = CStmt(f"{variable} = {text};")
+        code.append(CIf(condition, (assignment,)) if condition else assignment)
+        notes.append(f"after the region, {variable} = {text}" + (f" when {condition}" if condition else ""))
+        helpers |= used
+    return Generated(tuple(code), helpers), tuple(notes)

@@ -46,9 +46,9 @@ from pathlib import Path
 
 from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import InputError, PolyoptError
+from polyopt.driver import optimize_text
 from polyopt.frontend.regions import find_regions
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.toolchain import (
     CHECK_FLAGS,
     ToolchainError,

@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from polyopt.driver import optimize_text
 from polyopt.library.blas import cblas_available, library_enabled
 from polyopt.library.choice import (
     AWAITING_PROBE,
@@ -53,7 +54,6 @@ from polyopt.library.choice import (
 from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed
 from polyopt.machine import Machine
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, run_program
 
 NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"

@@ -32,9 +32,9 @@ import click
 from polyopt import __version__
 from polyopt.command import PolyoptCommand, output_path, prepared, write_atomically
 from polyopt.diagnostics import PolyoptError
+from polyopt.driver import optimize_text
 from polyopt.frontend.regions import find_regions
 from polyopt.library.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
-from polyopt.pipeline import optimize_text
 from polyopt.program.check import (
     DEFAULT_CFLAGS,
     DEFAULT_RTOL,

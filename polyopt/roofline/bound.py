@@ -49,11 +49,10 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
-from polyopt.driver import region_scops
 from polyopt.frontend.declarations import BOOLEAN, INTEGER, CType, Declarations, base_type, expression_type
 from polyopt.frontend.params import preprocess
+from polyopt.frontend.read import read_regions
 from polyopt.model import PolyModel, build_model
-from polyopt.options import Options
 from polyopt.roofline.limits import Limits
 
 COMPUTE, MEMORY, DIVISION = "compute", "memory", "division"
@@ -234,12 +233,12 @@ def region_work(model: PolyModel, parameters: Mapping[str, int], declarations: D
 
 def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
     """The work of every region of the C file ``path`` compiled with ``cpp_flags``, summed, at the parameter
-    values the driver assumes (``polyopt.driver.region_scops``)."""
+    values the optimizer assumes (``polyopt.frontend.read``)."""
     text = path.read_text()
-    works = [
-        region_work(build_model(scop), values, resolved_types(scop.declarations, text, path, cpp_flags))
-        for scop, values in region_scops(text, str(path), Options(cpp_flags=tuple(cpp_flags)))
-    ]
+    works = []
+    for region in read_regions(text, str(path), tuple(cpp_flags)).modelled:
+        declarations = resolved_types(region.scop.declarations, text, path, cpp_flags)
+        works.append(region_work(build_model(region.scop), region.setting.values(), declarations))
     return sum(works, Work(0, 0))
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from polyopt import __version__, driver
+from polyopt import __version__
 from polyopt.cli import options_from_arguments
 from polyopt.diagnostics import RegionSyntaxError
-from polyopt.pipeline import optimize_text
+from polyopt.driver import optimize_text
+from polyopt.frontend import read
 from polyopt.toolchain import CHECK_FLAGS, compile_c, first_difference, run_program
 from tests.support import needs_gcc
 
@@ -127,7 +128,7 @@ def test_gnu_spelling_costs_at_most_its_region(tmp_path: Path, decl: str, first:
 
 def test_a_region_syntax_error_stops_polyopt_when_gcc_cannot_judge_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     text = PROGRAM.format(decl="", first=LOOP + "    a[i] = b[i] ?: 1.0;")
-    monkeypatch.setattr(driver, "gcc_accepts", lambda *arguments: None)
+    monkeypatch.setattr(read, "gcc_accepts", lambda *arguments: None)
 
     with pytest.raises(RegionSyntaxError) as caught:
         optimize_text(text, "gnu.c", options_from_arguments([]))

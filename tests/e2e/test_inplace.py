@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from polyopt.driver import optimize_text
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from tests.e2e.handwritten import Case, check_case
 
 SHOW = "for (j = 0; j < N; j++)\n  y[j] = A[M - 1][j] + A[M / 2][j] + A[1][j];\nt = y[0];\n"

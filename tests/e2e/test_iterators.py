@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from polyopt.driver import optimize_text
 from polyopt.fuzz.differential import OPTIMIZED, check_program
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.toolchain import compile_c
 
 PROGRAM = r"""#include <stdio.h>

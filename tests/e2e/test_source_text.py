@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 
 from polyopt.diagnostics import Location
+from polyopt.driver import optimize_text
 from polyopt.emit.source_text import SourcePragma, with_pragmas
 from polyopt.frontend.regions import find_regions
 from polyopt.fuzz.differential import OPTIMIZED, check_program
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 
 PROGRAM = r"""#include <stdio.h>
 #define N 3000

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from polyopt.driver import optimize_text
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.transform.tiling import TilingOptions
 from tests.e2e.handwritten import check_program
 

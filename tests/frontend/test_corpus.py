@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from polyopt.cli import options_from_arguments
+from polyopt.driver import optimize_text
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, check_program
-from polyopt.pipeline import optimize_text
 
 CORPUS = sorted(
     path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.driver import optimize_file
+from polyopt.driver import optimize_text
 from polyopt.frontend.macros import _operand, _tokens
 from polyopt.options import Options
 from tests.support import assert_same_output, compile_c, needs_gcc, run_binary, run_polyopt
@@ -104,7 +104,7 @@ def test_macro_whose_expansion_is_unknown_declines_the_region() -> None:
     is not one operand declines its region, with a warning at the macro."""
     text = '#include "missing.h"\n#define W NN+1\nvoid f(double *A) {\n  int i;\n#pragma scop\n'
     text += "  for (i = 0; i < 2*W; i++)\n    A[i] = 0;\n#pragma endscop\n}\n"
-    outcome = optimize_file(text, "k.c", Options(), None, _never)
+    outcome = optimize_text(text, "k.c", Options(), None, _never)
     assert outcome.text == text
     assert any("k.c:6:21: warning: region not optimized: macro 'W'" in w for w in outcome.warnings), outcome.warnings
 
@@ -114,7 +114,7 @@ def test_positions_after_an_expansion_stay_the_file_columns() -> None:
     text = "#define NN 5\n#define W NN+1\nvoid f(double *A) {\n  int i;\n#pragma scop\n"
     line = "  for (i = 0; i < 2*W; i++)  A[i] = rand();"
     text += f"{line}\n#pragma endscop\n}}\n"
-    outcome = optimize_file(text, "k.c", Options(), None, _never)
+    outcome = optimize_text(text, "k.c", Options(), None, _never)
     column = line.index("rand") + 1
     assert any(f"k.c:6:{column}: warning" in w and "'rand'" in w for w in outcome.warnings), outcome.warnings
 

@@ -31,6 +31,7 @@ import pytest
 from polyopt import driver, verify
 from polyopt.budget import OutOfTime
 from polyopt.cli import options_from_arguments
+from polyopt.driver import optimize_text
 from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential
 from polyopt.fuzz.campaign import SeedResult, check_seed, shrink, start_pool
@@ -49,7 +50,6 @@ from polyopt.fuzz.generator.program import DOUBLE_FORM, FLOAT_FORM
 from polyopt.fuzz.generator.written import SHAPES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 from polyopt.report import format_report
 from polyopt.toolchain import CC, compile_c, first_difference, run_program
 

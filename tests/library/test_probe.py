@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from polyopt.cli import main
+from polyopt.driver import optimize_text
 from polyopt.library.blas import cblas_available
 from polyopt.library.choice import (
     AWAITING_PROBE,
@@ -45,7 +46,6 @@ from polyopt.library.probe import (
 from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
 from polyopt.machine import Machine, detect
 from polyopt.options import Options
-from polyopt.pipeline import optimize_text
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
 # a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, loses to the
