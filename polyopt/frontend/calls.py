@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from polyopt.frontend.cparse import parse_function
-from polyopt.frontend.regions import blank_comments
+from polyopt.frontend.lexing import blank_comments, closing, directives
 
 _MATH_CALLS = {
     *("sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "hypot"),
@@ -82,13 +82,13 @@ def _definitions(file_text: str, name: str) -> list[tuple[str, int]]:
     for match in re.finditer(rf"\b{re.escape(name)}\s*\(", code):
         if _depth(code, match.start()) != 0:
             continue
-        close = _matching(code, match.end() - 1, "(", ")")
+        close = closing(code, match.end() - 1)
         after = re.compile(r"\s*\{").match(code, close + 1) if close is not None else None
-        end = _matching(code, after.end() - 1, "{", "}") if after is not None else None
+        end = closing(code, after.end() - 1, "{", "}") if after is not None else None
         if end is None:
             continue
         start = max(code.rfind(";", 0, match.start()), code.rfind("}", 0, match.start()))
-        directive = max((m.end() for m in re.finditer(r"^[ \t]*#.*$", code[: match.start()], re.M)), default=-1)
+        directive = max((directive.end for directive in directives(code[: match.start()])), default=-1)
         start = max(start, directive) + 1
         found.append((code[start : end + 1], code.count("\n", 0, start) + 1))
     return found
@@ -96,18 +96,6 @@ def _definitions(file_text: str, name: str) -> list[tuple[str, int]]:
 
 def _depth(code: str, position: int) -> int:
     return code.count("{", 0, position) - code.count("}", 0, position)
-
-
-def _matching(code: str, opening: int, left: str, right: str) -> int | None:
-    depth = 0
-    for index in range(opening, len(code)):
-        if code[index] == left:
-            depth += 1
-        elif code[index] == right:
-            depth -= 1
-            if depth == 0:
-                return index
-    return None
 
 
 def _parameters(function: c_ast.FuncDef) -> tuple[tuple[str, bool], ...]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from polyopt.frontend.lexing import IDENTIFIER, blank_comments
 from polyopt.frontend.params import Preprocessed, integer_value
-from polyopt.frontend.regions import Region, blank_comments
+from polyopt.frontend.regions import Region
 
 _ENUM = re.compile(r"\benum\b(?:\s+[A-Za-z_]\w*)?\s*\{([^{}]*)\}")
 _ENUMERATOR = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:=(.*))?", re.S)
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def _enumerator_lists(text: str) -> list[list[tuple[str, str | None]]]:
@@ -62,7 +62,7 @@ def _enum_values(lists: list[list[tuple[str, str | None]]], expansions: dict[str
                 value: int | None = previous + 1
             else:
                 expanded = expansions.get(initializer, initializer)
-                value = integer_value(_IDENTIFIER.sub(lambda m: str(values.get(m[0], m[0])), expanded))
+                value = integer_value(IDENTIFIER.sub(lambda m: str(values.get(m[0], m[0])), expanded))
             if value is None:
                 break
             values[name] = previous = value

@@ -14,7 +14,8 @@ from pycparser import c_ast, c_parser
 
 from polyopt.diagnostics import Location, RegionSyntaxError, UnsupportedRegion
 from polyopt.frontend.gnu import unmodelled
-from polyopt.frontend.regions import Region, blank_comments, polyopt_pragmas
+from polyopt.frontend.lexing import IDENTIFIER, LITERAL, blank_comments, definitions, directives
+from polyopt.frontend.regions import Region, polyopt_pragmas
 
 C_TYPE_WORDS = {
     "void",
@@ -55,13 +56,12 @@ _C_KEYWORDS = C_TYPE_WORDS | {
     "sizeof",
     "typedef",
 }
-_IDENT = r"[A-Za-z_]\w*"
-_BASE_TYPE = r"(?:(?:unsigned|signed|long|short|const)\s+)*(?:int|long|float|double|char|short|unsigned)\b"
-_DEFINE_TYPE = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+({_IDENT})[ \t]+{_BASE_TYPE}[^\n(]*$", re.M)
+_IDENT = IDENTIFIER.pattern
+_BASE_TYPE = re.compile(r"(?:(?:unsigned|signed|long|short|const)\s+)*(?:int|long|float|double|char|short|unsigned)\b")
 _TYPEDEF = re.compile(rf"\btypedef\b[^;{{}}]*?\b({_IDENT})\s*;")
 _CAST = re.compile(rf"\(\s*({_IDENT})\s*\**\s*\)\s*(?=[\w(.])")
 _DECL = re.compile(rf"(?:^|[;{{}}(])\s*({_IDENT})\s+{_IDENT}\s*[;=\[,]", re.M)
-_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w*)([^\n]*)", re.M)
+_BRACE_OR_LITERAL = re.compile(rf"[{{}}]|{LITERAL.pattern}")
 
 
 class _Parser(c_parser.CParser):
@@ -77,10 +77,20 @@ class _Parser(c_parser.CParser):
 
 def _type_names(region_text: str, file_text: str) -> set[str]:
     """Names to declare as typedefs: file typedefs, type macros, cast targets."""
-    names = set(_DEFINE_TYPE.findall(file_text)) | set(_TYPEDEF.findall(file_text))
+    names = {
+        name
+        for name, defined in definitions(file_text)
+        if defined is not None and defined.parameters is None and _type_macro(defined.body)
+    }
+    names |= set(_TYPEDEF.findall(file_text))
     names |= set(_CAST.findall(region_text)) | set(_DECL.findall(region_text))
     names.add("DATA_TYPE")
     return {name for name in names if name not in _C_KEYWORDS}
+
+
+def _type_macro(body: str) -> bool:
+    """Whether a macro's ``body`` names a type of C's own (``double``, ``unsigned long``) and nothing else."""
+    return _BASE_TYPE.match(body) is not None and "(" not in body
 
 
 def _error_location(message: str, fallback: Location) -> tuple[Location, str]:
@@ -94,22 +104,22 @@ def _error_location(message: str, fallback: Location) -> tuple[Location, str]:
 
 
 def _check_directives(body: str, region: Region) -> None:
-    for match in _DIRECTIVE.finditer(body):
-        line = region.body_line + body.count("\n", 0, match.start())
-        column = match.group(0).index("#") + 1
+    for directive in directives(body):
+        line = region.body_line + body.count("\n", 0, directive.start)
+        column = directive.text.index("#") + 1
         where = Location(region.location.file, line, column)
-        if match[1] in ("pragma", "line", ""):
-            if match[1] == "pragma":
-                words = " ".join(match[2].split()[:2])
+        if directive.name in ("pragma", "line", ""):
+            if directive.name == "pragma":
+                words = " ".join(directive.rest.split()[:2])
                 raise UnsupportedRegion(f"'#pragma {words}' inside the region", where)
             continue
-        raise UnsupportedRegion(f"preprocessor directive '#{match[1]}' inside the region", where)
+        raise UnsupportedRegion(f"preprocessor directive '#{directive.name}' inside the region", where)
 
 
 def _check_braces(body: str, region: Region) -> None:
     """Braces must balance inside the region: it is a sequence of whole statements."""
     opened: list[int] = []
-    for match in re.finditer(r"[{}]|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", body):
+    for match in _BRACE_OR_LITERAL.finditer(body):
         if match[0] == "{":
             opened.append(match.start())
         elif match[0] == "}":

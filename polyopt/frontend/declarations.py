@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from polyopt.frontend.regions import Region, blank_comments
+from polyopt.frontend.lexing import (
+    IDENTIFIER,
+    LITERAL,
+    blank_comments,
+    definitions,
+    number_kind,
+    tokens,
+    without_directives,
+)
+from polyopt.frontend.regions import Region
 
 INTEGER, FLOATING, BOOLEAN, UNKNOWN = "integer", "floating", "boolean", "unknown"
 
@@ -38,12 +47,6 @@ _TAGS = {"struct", "union"}
 _SPECIFIERS = _FLOATING_WORDS | _INTEGER_WORDS | _BOOLEAN_WORDS | _QUALIFIERS | _STORAGE | {"void"}
 _STATEMENT_WORDS = {"if", "else", "for", "while", "do", "return", "break", "continue", "goto", "switch", "case"}
 _KEYWORDS = _SPECIFIERS | _TAGS | _STATEMENT_WORDS | {"default", "sizeof", "_Alignof"}
-_TOKEN = re.compile(r"[A-Za-z_]\w*|\.?\d(?:[eEpP][-+]|[\w.])*|\S")
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_LITERAL = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
-_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*", re.M)
-_DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)(?![\w(])((?:[^\n\\]|\\.|\\\n)*)")
-_UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")
 _POLYBENCH_ARRAY = re.compile(r"\bPOLYBENCH_(\d)D\s*\(\s*([A-Za-z_]\w*)[^()]*\)")
 
 
@@ -125,36 +128,23 @@ def base_type(spelling: str) -> CType | None:
     return base if base is not None and base.kind in (FLOATING, INTEGER, BOOLEAN) else None
 
 
-def _literal_type(text: str) -> CType | None:
-    """The type of a C number literal (possibly signed or parenthesized), or None when ``text`` is none."""
-    text = text.strip().strip("()").strip().lstrip("+-")
-    if re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", text):
-        return CType(INTEGER)
-    if re.fullmatch(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[fFlL]?|0[xX][0-9a-fA-F.]+[pP][-+]?\d+[fFlL]?", text):
-        return CType(FLOATING)
-    return None
-
-
 def _macros(text: str) -> tuple[dict[str, CType], dict[str, CType]]:
     """The object-like macros of ``text`` that stand for a number, and those that stand for a type."""
     objects: dict[str, CType] = {}
     type_names: dict[str, CType] = {}
-    for directive in _DIRECTIVE.finditer(text):
-        line = directive.group(0).strip()
-        undef = _UNDEF.match(line)
-        if undef:
-            objects.pop(undef[1], None)
-            type_names.pop(undef[1], None)
-        define = _DEFINE.match(line)
+    for name, define in definitions(text):
         if define is None:
+            objects.pop(name, None)
+            type_names.pop(name, None)
             continue
-        value = define[2].replace("\\\n", " ").strip()
-        words = value.split()
-        number = _literal_type(value)
+        if define.parameters is not None:
+            continue
+        words = define.body.split()
+        number = number_kind(define.body)
         if number is not None:
-            _define(objects, define[1], number)
+            _define(objects, name, CType(number))
         elif words and all(w in _SPECIFIERS or w in type_names or _INTEGER_TYPEDEF.fullmatch(w) for w in words):
-            _define(type_names, define[1], _base(words, type_names) or CType(UNKNOWN))
+            _define(type_names, name, _base(words, type_names) or CType(UNKNOWN))
     return objects, type_names
 
 
@@ -174,30 +164,30 @@ def _visible_tokens(text: str) -> list[str]:
     ``;`` (the bodies of structures and initializers disappear), and parenthesized groups other than
     those that open an enclosing block (its function's parameter list, its loops' headers) and
     parenthesized declarators ``(*name)`` are emptied."""
-    text = _POLYBENCH_ARRAY.sub(lambda m: m[2] + "[]" * int(m[1]), _LITERAL.sub("0", text))
-    tokens: list[str] = []
+    text = _POLYBENCH_ARRAY.sub(lambda m: m[2] + "[]" * int(m[1]), LITERAL.sub("0", text))
+    visible: list[str] = []
     opened: list[int] = []
-    for token in _TOKEN.findall(text):
+    for token in (token.text for token in tokens(text)):
         if token == "}" and opened:
             start = opened.pop()
-            del tokens[start:]
-            if tokens[-1:] == ["="] or {"struct", "union", "enum"} & set(tokens[-2:]):
+            del visible[start:]
+            if visible[-1:] == ["="] or {"struct", "union", "enum"} & set(visible[-2:]):
                 continue
             token = ";"
         elif token == "{":
-            opened.append(len(tokens))
-        tokens.append(token)
+            opened.append(len(visible))
+        visible.append(token)
     kept: list[str] = []
     groups: list[int] = []
-    for index, token in enumerate(tokens):
+    for index, token in enumerate(visible):
         kept.append(token)
         if token == "(":
             groups.append(len(kept))
         elif token == ")" and groups:
             start = groups.pop()
             declarator = kept[start : start + 1] == ["*"]
-            named = start >= 2 and _IDENT.fullmatch(kept[start - 2]) is not None
-            if named and not declarator and tokens[index + 1 : index + 2] != ["{"]:
+            named = start >= 2 and IDENTIFIER.fullmatch(kept[start - 2]) is not None
+            if named and not declarator and visible[index + 1 : index + 2] != ["{"]:
                 del kept[start:-1]
     return kept
 
@@ -226,13 +216,13 @@ class _Scanner:
         words: list[str] = []
         while True:
             token, following = self.at(index), self.at(index + 1)
-            if token in _TAGS and _IDENT.fullmatch(following):
+            if token in _TAGS and IDENTIFIER.fullmatch(following):
                 words.extend((token, following))
                 index += 2
             elif token in _SPECIFIERS or token in self.type_names:
                 words.append(token)
                 index += 1
-            elif _IDENT.fullmatch(token) and token not in _KEYWORDS and _IDENT.fullmatch(following):
+            elif IDENTIFIER.fullmatch(token) and token not in _KEYWORDS and IDENTIFIER.fullmatch(following):
                 words.append(token)
                 index += 1
             else:
@@ -264,7 +254,7 @@ class _Scanner:
                 while self.at(index) == "*":
                     levels, index = levels + 1, index + 1
             name = self.at(index)
-            if not _IDENT.fullmatch(name) or name in _KEYWORDS:
+            if not IDENTIFIER.fullmatch(name) or name in _KEYWORDS:
                 return
             index += 1
             if inner:
@@ -304,7 +294,7 @@ def declared_types(text: str, region: Region) -> Declarations:
     """The declarations visible at ``region`` of the file ``text`` (see the module docstring)."""
     before = blank_comments(text[: region.start])
     objects, type_names = _macros(before)
-    _Scanner(_visible_tokens(_DIRECTIVE.sub("", before)), objects, type_names).scan()
+    _Scanner(_visible_tokens(without_directives(before)), objects, type_names).scan()
     return Declarations(objects, type_names)
 
 

@@ -32,6 +32,7 @@ from polyopt.frontend.affine_expressions import INT_MAX, INT_MIN, AffineExpressi
 from polyopt.frontend.control_flow import ControlFlow, base_name
 from polyopt.frontend.declarations import INTEGER, CType, Declarations
 from polyopt.frontend.extract_state import Context
+from polyopt.frontend.lexing import definitions
 from polyopt.frontend.locals import clashing_declarations
 from polyopt.frontend.scop import Scop
 
@@ -125,15 +126,18 @@ def extract_scop(
     )
 
 
-_DEFINE_NUMBER = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*([-+]?\w+)[ \t]*\)?[ \t]*$", re.M)
+_NUMBER = re.compile(r"\(?[ \t]*([-+]?\w+)[ \t]*\)?")
 
 
 def check_parameter_macros(scop: Scop, file_text: str) -> None:
     """Raise ``UnsupportedRegion`` when a parameter is a macro that this file defines as an
     integer outside ``int`` (the generated iterators' type).  A macro defined elsewhere (a
     header, ``-D``) cannot be seen and is not checked."""
-    for match in _DEFINE_NUMBER.finditer(file_text):
-        name, literal = match[1], match[2]
+    for name, define in definitions(file_text):
+        match = _NUMBER.fullmatch(define.body) if define is not None and define.parameters is None else None
+        if match is None:
+            continue
+        literal = match[1]
         value = int_literal(literal.lstrip("+-"))
         if name in scop.parameters and value is not None and not INT_MIN <= value <= INT_MAX:
             reason = f"parameter '{name}' is defined as {literal}, which does not fit in 'int'"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from polyopt.frontend.regions import blank_comments
+from polyopt.frontend.lexing import blank, closing, plain_code
 
 _KEYWORDS = {
     **dict.fromkeys(("__restrict__", "__restrict"), "restrict"),
@@ -41,7 +41,6 @@ _HARMLESS_ATTRIBUTES = {
     *("visibility", "section", "weak", "format", "artificial", "gnu_inline", "flatten", "noclone", "noipa"),
     *("no_instrument_function", "optimize", "target", "fallthrough", "externally_visible", "malloc"),
 }
-_LITERAL = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
 _UNMODELLED = re.compile(
     r"\(\s*\{"
     r"|\b(?:__typeof__|__typeof|typeof)\s*\("
@@ -49,24 +48,6 @@ _UNMODELLED = re.compile(
     r"|\b(?:_Pragma|_Static_assert|_Alignas|__int128|__auto_type|__label__|__real__|__imag__)\b"
     r"|\b__attribute(?:__)?\b"
 )
-
-
-def _code(text: str) -> str:
-    """``text`` with comments and string and character literals blanked (newlines kept)."""
-    return _LITERAL.sub(lambda match: " " * len(match[0]), blank_comments(text))
-
-
-def _closing(code: str, opening: int) -> int | None:
-    """The offset of the parenthesis that closes the one at ``opening``, or None."""
-    depth = 0
-    for index in range(opening, len(code)):
-        if code[index] == "(":
-            depth += 1
-        elif code[index] == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-    return None
 
 
 def _top_level_comma(code: str, start: int, end: int) -> int | None:
@@ -92,10 +73,6 @@ def _attribute_names(code: str, start: int, end: int) -> list[str]:
     return names
 
 
-def _blanks(text: str) -> str:
-    return re.sub(r"[^\n]", " ", text)
-
-
 def _edits(code: str) -> list[tuple[int, int, str]]:
     """The rewrites of ``readable`` as (start, end, replacement), each replacement as long as what it replaces
     except for the newlines it keeps."""
@@ -103,25 +80,25 @@ def _edits(code: str) -> list[tuple[int, int, str]]:
     for match in _ATTRIBUTE.finditer(code):
         outer = code.index("(", match.start())
         inner = code.index("(", outer + 1)
-        close, inner_close = _closing(code, outer), _closing(code, inner)
+        close, inner_close = closing(code, outer), closing(code, inner)
         if close is None or inner_close is None or code[inner_close + 1 : close].strip():
             continue
         names = _attribute_names(code, inner + 1, inner_close)
         if all(name in _HARMLESS_ATTRIBUTES for name in names):
-            edits.append((match.start(), close + 1, _blanks(code[match.start() : close + 1])))
+            edits.append((match.start(), close + 1, blank(code[match.start() : close + 1])))
     for match in _EXPECT.finditer(code):
         opening = match.end() - 1
-        close = _closing(code, opening)
+        close = closing(code, opening)
         comma = _top_level_comma(code, opening + 1, close) if close is not None else None
         if close is not None and comma is not None:
             edits.append((match.start(), opening, " " * (opening - match.start())))
-            edits.append((comma, close, _blanks(code[comma:close])))
+            edits.append((comma, close, blank(code[comma:close])))
     return edits
 
 
 def readable(text: str) -> str:
     """``text`` with the GNU spellings of plain meaning rewritten to standard C, at the same offsets."""
-    code = _code(text)
+    code = plain_code(text)
     pieces: list[str] = []
     cursor = 0
     for start, end, replacement in sorted(_edits(code)):
@@ -136,7 +113,7 @@ def readable(text: str) -> str:
 def unmodelled(text: str) -> tuple[int, str] | None:
     """The offset and the name of the first construct in ``text`` (a region's body, already ``readable``) that a
     region cannot hold, or None."""
-    code = _code(text)
+    code = plain_code(text)
     match = _UNMODELLED.search(code)
     if match is None:
         return None
@@ -145,7 +122,7 @@ def unmodelled(text: str) -> tuple[int, str] | None:
         return match.start(), "statement expression '({ ... })'"
     if word[0].startswith("__attribute"):
         opening = code.find("(", match.end())
-        close = _closing(code, opening) if opening >= 0 else None
+        close = closing(code, opening) if opening >= 0 else None
         inner = code[opening + 1 : close].strip() if close is not None else ""
         shown = f"{word[0]}({' '.join(inner.split())})" if inner else word[0]
         return match.start(), f"'{shown}'"

@@ -13,18 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from polyopt.frontend.regions import Region, blank_comments
+from polyopt.frontend.lexing import directives, plain_code, without_directives
+from polyopt.frontend.regions import Region
 
-_LITERAL = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
-_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
 _FIRST_DECLARATOR = re.compile(r"\s*((?:[A-Za-z_]\w*\s+)+)[*\s]*")
 _LATER_DECLARATOR = re.compile(r"\s*((?:[A-Za-z_]\w*\s+)+)[*\s]*[A-Za-z_]\w*([^;{}]*),[*\s]*")
 _NOT_LOCAL = {"static", "extern", "typedef", "return", "goto", "case", "else", "do", "sizeof"}
-
-
-def _blank(text: str, pattern: re.Pattern[str]) -> str:
-    """``text`` with each match of ``pattern`` replaced by spaces (newlines kept), so positions stay."""
-    return pattern.sub(lambda match: re.sub(r"[^\n]", " ", match[0]), text)
 
 
 def _open_blocks(code: str, position: int) -> list[int]:
@@ -59,8 +53,8 @@ def _declares(code: str, position: int) -> bool:
     return match is not None and not _NOT_LOCAL & set(match[1].split())
 
 
-def _dead(name: str, code: str, directives: str, region: Region, blocks: list[int], end: int) -> bool:
-    if re.search(rf"\b{name}\b", directives):
+def _dead(name: str, code: str, mentioned: str, region: Region, blocks: list[int], end: int) -> bool:
+    if re.search(rf"\b{name}\b", mentioned):
         return False
     mentions = [
         match.start()
@@ -75,11 +69,11 @@ def _dead(name: str, code: str, directives: str, region: Region, blocks: list[in
 
 def live_after(region: Region, text: str, names: Iterable[str]) -> frozenset[str]:
     """The variables among ``names`` whose values after ``region`` (in the file ``text``) may be read."""
-    code = _blank(blank_comments(text), _LITERAL)
-    directives = "\n".join(match[0] for match in _DIRECTIVE.finditer(code))
-    code = _blank(code, _DIRECTIVE)
+    code = plain_code(text)
+    mentioned = "\n".join(directive.text for directive in directives(code))
+    code = without_directives(code)
     blocks = _open_blocks(code, region.start)
     if not blocks:
         return frozenset(names)
     end = _block_end(code, region.end, len(blocks))
-    return frozenset(name for name in names if not _dead(name, code, directives, region, blocks, end))
+    return frozenset(name for name in names if not _dead(name, code, mentioned, region, blocks, end))

@@ -33,46 +33,25 @@ name that the region's text invokes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
 from polyopt.diagnostics import Location, UnsupportedRegion
+from polyopt.frontend import lexing
 from polyopt.frontend.accesses import SIDE_EFFECT_CALLS
 from polyopt.frontend.affine_expressions import AFFINE_CALLS
 from polyopt.frontend.cparse import C_TYPE_WORDS
 from polyopt.frontend.extract import written_names
+from polyopt.frontend.lexing import Token, blank_comments, definitions, without_directives
 from polyopt.frontend.params import MacrosAt
-from polyopt.frontend.regions import Region, blank_comments
+from polyopt.frontend.regions import Region
 
-_TOKEN = re.compile(
-    r"""(?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
-    r"|(?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)"
-    r"|(?P<name>[A-Za-z_]\w*)"
-    r"|(?P<punct>->|\+\+|--|<<=|>>=|<<|>>|&&|\|\||[-+*/%&|^<>=!]=|\S)"
-)
-_DIRECTIVE_LINE = re.compile(r"^[ \t]*#[^\n]*", re.M)
 _ASSIGNING = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
-_FILE_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*([^\n]*)$", re.M)
-_UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)", re.M)
 
 
-@dataclass(frozen=True)
-class _Token:
-    kind: str  # "string", "number", "name" or "punct"
-    text: str
-    start: int
-    end: int
-
-
-def _tokens(text: str) -> list[_Token]:
-    """The C tokens of ``text`` (comments already blanked)."""
-    return [_Token(str(m.lastgroup), m[0], m.start(), m.end()) for m in _TOKEN.finditer(text)]
-
-
-def _matching(tokens: list[_Token], index: int) -> int | None:
+def _matching(tokens: list[Token], index: int) -> int | None:
     """The index of the token that closes the bracket at ``index``, or None."""
     closing = {"(": ")", "[": "]"}[tokens[index].text]
     depth = 0
@@ -99,10 +78,10 @@ class _Occurrence:
 
 def _scanned(region: Region) -> str:
     """The region's body with comments and directive lines blanked (positions kept)."""
-    return _DIRECTIVE_LINE.sub(lambda m: " " * len(m[0]), blank_comments(region.body))
+    return without_directives(blank_comments(region.body))
 
 
-def _occurrences(tokens: list[_Token], functions: Collection[str], objects: Collection[str]) -> list[_Occurrence]:
+def _occurrences(tokens: list[Token], functions: Collection[str], objects: Collection[str]) -> list[_Occurrence]:
     """The outermost occurrences of the macros among ``tokens``: ``objects`` are object-like, ``functions``
     function-like (an occurrence only when an argument list follows, as C expands it)."""
     found: list[_Occurrence] = []
@@ -131,7 +110,7 @@ def _every(occurrences: list[_Occurrence] | tuple[_Occurrence, ...]) -> list[_Oc
 
 def region_probes(region: Region) -> list[str]:
     """The names of the region's text, for the preprocessor to expand at the region."""
-    return list(dict.fromkeys(token.text for token in _tokens(_scanned(region)) if token.kind == "name"))
+    return list(dict.fromkeys(token.text for token in lexing.tokens(_scanned(region)) if token.kind == "name"))
 
 
 def _functions(place: MacrosAt) -> set[str]:
@@ -142,11 +121,11 @@ def invocation_probes(region: Region, place: MacrosAt) -> list[str]:
     """The text of every invocation of a function-like macro in the region (nested ones too), for the
     preprocessor to expand at the region."""
     body = _scanned(region)
-    occurrences = _occurrences(_tokens(body), _functions(place), ())
+    occurrences = _occurrences(lexing.tokens(body), _functions(place), ())
     return list(dict.fromkeys(body[o.start : o.end] for o in _every(occurrences) if o.invocation))
 
 
-def _postfix(tokens: list[_Token]) -> bool:
+def _postfix(tokens: list[Token]) -> bool:
     """Whether ``tokens`` are one postfix expression: a primary, then subscripts, calls and members."""
     if not tokens:
         return False
@@ -169,7 +148,7 @@ def _postfix(tokens: list[_Token]) -> bool:
     return True
 
 
-def _operand(tokens: list[_Token]) -> bool:
+def _operand(tokens: list[Token]) -> bool:
     """Whether ``tokens`` read as one operand wherever they stand (the module docstring's first rule)."""
     if tokens and all(token.text in C_TYPE_WORDS for token in tokens):
         return True
@@ -181,7 +160,7 @@ def _operand(tokens: list[_Token]) -> bool:
     return _postfix(tokens)
 
 
-def _calls(tokens: list[_Token]) -> list[str]:
+def _calls(tokens: list[Token]) -> list[str]:
     """The names that ``tokens`` call."""
     return [
         t.text
@@ -190,7 +169,7 @@ def _calls(tokens: list[_Token]) -> list[str]:
     ]
 
 
-def _harmless(tokens: list[_Token], invocation: bool) -> bool:
+def _harmless(tokens: list[Token], invocation: bool) -> bool:
     """Whether ``tokens`` assign nothing and call no function with side effects (no function at all for an
     object-like macro's expansion)."""
     if any(token.kind == "punct" and token.text in _ASSIGNING for token in tokens):
@@ -232,10 +211,10 @@ class _Reader:
 
     def kept(self, occurrence: _Occurrence) -> bool:
         """Whether ``occurrence`` keeps its name (the module docstring's rules)."""
-        tokens = _tokens(self.expansion(occurrence))
+        tokens = lexing.tokens(self.expansion(occurrence))
         brought = {token.text for token in tokens if token.kind == "name"}
         if occurrence.invocation:
-            brought -= {token.text for token in _tokens(self.text(occurrence)) if token.kind == "name"}
+            brought -= {token.text for token in lexing.tokens(self.text(occurrence)) if token.kind == "name"}
             if occurrence.name in AFFINE_CALLS or not all(self.kept(inner) for inner in occurrence.inner):
                 return False
             where = self.where(occurrence)
@@ -247,10 +226,10 @@ class _Reader:
             and not (brought | {occurrence.name}) & self.bound
         )
 
-    def check_follower(self, occurrence: _Occurrence, tokens: list[_Token], index: int) -> None:
+    def check_follower(self, occurrence: _Occurrence, tokens: list[Token], index: int) -> None:
         """Decline an object-like macro whose expansion ends with a function-like macro's name that the
         region's text after it invokes (its arguments would come from the region's text)."""
-        last = _tokens(self.expansion(occurrence))[-1:]
+        last = lexing.tokens(self.expansion(occurrence))[-1:]
         following = index + 1 < len(tokens) and tokens[index + 1].text == "("
         if last and last[0].text in _functions(self.place) and following:
             name, function = occurrence.name, last[0].text
@@ -297,7 +276,7 @@ def expand_macros(
     written, parsed.  Raises ``UnsupportedRegion`` naming the macro whose expansion is unknown."""
     bound = written_names(tree) | _declared(tree)
     body = _scanned(region)
-    tokens = _tokens(body)
+    tokens = lexing.tokens(body)
     objects = {name for name, macro in place.macros.items() if macro.parameters is None}
     occurrences = _occurrences(tokens, _functions(place), objects & set(place.expansions))
     reader = _Reader(body, frozenset(bound), place, invocations, region.location, region, _affine_calls(tree))
@@ -375,14 +354,13 @@ def file_macros_check(region: Region, text: str) -> None:
     """Without the preprocessor: decline the region when it uses a macro that the file defines before it
     (followed through the names of object-like definitions) with a definition that is not one operand."""
     defined: dict[str, tuple[str | None, str]] = {}
-    visible = blank_comments(text[: region.start])
-    for match in re.finditer(f"{_FILE_DEFINE.pattern}|{_UNDEF.pattern}", visible, re.M):
-        if match[1]:
-            defined[match[1]] = (match[2], match[3].strip())
+    for name, define in definitions(blank_comments(text[: region.start])):
+        if define is not None:
+            defined[name] = (define.parameters, define.body)
         else:
-            defined.pop(match[4], None)
+            defined.pop(name, None)
     body = _scanned(region)
-    for token in _tokens(body):
+    for token in lexing.tokens(body):
         if token.kind == "name" and token.text in defined and not _defined_operand(token.text, defined, set()):
             where = Location(
                 region.location.file,
@@ -402,7 +380,7 @@ def _defined_operand(name: str, defined: Mapping[str, tuple[str | None, str]], s
         return True
     seen.add(name)
     parameters, definition = defined[name]
-    tokens = _tokens(definition)
+    tokens = lexing.tokens(definition)
     if not _operand(tokens) or not _harmless(tokens, parameters is not None):
         return False
     named = {token.text for token in tokens if token.kind == "name" and token.text in defined}

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from polyopt.frontend.lexing import IDENTIFIER, INTEGER_LITERAL, definition, line_marker, undefined
 from polyopt.toolchain import CC
 
 DEFAULT_PARAMETER_VALUE = 1024
@@ -47,11 +48,6 @@ PREPROCESS_TIMEOUT = 10.0  # seconds for the one gcc run of a call
 _MARKER = "__polyopt_value__"
 _PLACE_PREFIX = "__polyopt_place"
 _PLACE = _PLACE_PREFIX + "{}__"
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_C_INTEGER = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
-_LINE_MARKER = re.compile(r'#\s*\d+\s+"((?:[^"\\]|\\.)*)"')
-_DEFINE = re.compile(r"#define ([A-Za-z_]\w*)(\([^)]*\))?(?: (.*))?$")
-_UNDEF = re.compile(r"#undef ([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True)
@@ -108,7 +104,7 @@ def _c_literal(match: re.Match[str]) -> str:
 def integer_value(expansion: str) -> int | None:
     """The integer that ``expansion`` (C integer literals, ``+ - * / %``, parentheses) computes, or None."""
     try:
-        return _evaluate(ast.parse(_C_INTEGER.sub(_c_literal, expansion), mode="eval").body)
+        return _evaluate(ast.parse(INTEGER_LITERAL.sub(_c_literal, expansion), mode="eval").body)
     except (SyntaxError, ValueError, ArithmeticError, RecursionError, MemoryError):
         return None
 
@@ -256,10 +252,10 @@ def _redefined(lines: list[str]) -> frozenset[str]:
     defined: set[str] = set()
     again: set[str] = set()
     for line in lines:
-        if define := _DEFINE.match(line):
-            (again if define[1] in defined else defined).add(define[1])
-        elif undef := _UNDEF.match(line):
-            again.add(undef[1])
+        if define := definition(line):
+            (again if define.name in defined else defined).add(define.name)
+        elif (name := undefined(line)) is not None:
+            again.add(name)
     return frozenset(again)
 
 
@@ -271,12 +267,12 @@ def _macros(lines: list[str], places: int = 0) -> tuple[dict[str, _Macro], dict[
     snapshots: dict[int, tuple[int, dict[str, _Macro]]] = {}
     place = re.compile(_PLACE.format(r"(\d+)")) if places else None
     for number, line in enumerate(lines):
-        if marker := _LINE_MARKER.match(line):
-            file = marker[1]
-        elif define := _DEFINE.match(line):
-            macros[define[1]] = _Macro(file, define[3] or "", define[2])
-        elif undef := _UNDEF.match(line):
-            macros.pop(undef[1], None)
+        if (marked := line_marker(line)) is not None:
+            file = marked
+        elif define := definition(line):
+            macros[define.name] = _Macro(file, define.body, define.parameters)
+        elif (name := undefined(line)) is not None:
+            macros.pop(name, None)
         elif place is not None and (found := place.match(line.lstrip())) and int(found[1]) < places:
             snapshots.setdefault(int(found[1]), (number, dict(macros)))
     return macros, snapshots
@@ -291,14 +287,14 @@ def _chain(name: str, macros: Mapping[str, _Macro]) -> list[str]:
         current = stack.pop()
         if current in macros and current not in chain:
             chain.append(current)
-            stack.extend(reversed(_IDENTIFIER.findall(macros[current].body)))
+            stack.extend(reversed(IDENTIFIER.findall(macros[current].body)))
     return chain
 
 
 def _origin(name: str, macros: Mapping[str, _Macro], filename: str, cpp_flags: Sequence[str]) -> str:
     """Where the number of ``name`` comes from: the first macro on its chain whose definition holds
     an integer literal (see the module docstring)."""
-    found = next((macro for macro in _chain(name, macros) if _C_INTEGER.search(macros[macro].body)), None)
+    found = next((macro for macro in _chain(name, macros) if INTEGER_LITERAL.search(macros[macro].body)), None)
     file = macros[found].file if found is not None else ""
     if found is None:
         origin = "preprocessor"
@@ -338,7 +334,7 @@ def parameter_values(
     all when ``preprocessed``, an earlier ``preprocess`` of ``text`` for these names, is given), and
     once more for the macros that stand in for names that expand to no number; never raises."""
     wanted = list(dict.fromkeys(names))
-    unhinted = [name for name in wanted if name not in hints and _IDENTIFIER.fullmatch(name)]
+    unhinted = [name for name in wanted if name not in hints and IDENTIFIER.fullmatch(name)]
     if preprocessed is None:
         preprocessed = preprocess(text, filename, unhinted, cpp_flags) if unhinted else Preprocessed({}, {})
     failure = preprocessed.failure if unhinted else None

@@ -1,8 +1,7 @@
 """Find the ``#pragma scop`` ... ``#pragma endscop`` regions of a C file.
 
-Public: ``Region``, ``find_regions``, ``blank_comments``, ``polyopt_pragmas``,
-``region_dead_arrays``.  Works on text only, so that everything outside the
-regions can be copied back byte for byte.
+Public: ``Region``, ``find_regions``, ``polyopt_pragmas``, ``region_dead_arrays``.  Works on text only
+(``polyopt.frontend.lexing``), so that everything outside the regions can be copied back byte for byte.
 
 Inside a region, ``#pragma polyopt dead(a, b)`` says that the arrays ``a`` and
 ``b`` are not used after the region (see ``polyopt.analysis.contraction``).
@@ -14,10 +13,8 @@ import re
 from dataclasses import dataclass
 
 from polyopt.diagnostics import InputError, Location
+from polyopt.frontend.lexing import blank_comments, pragma, pragmas
 
-_SCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+scop\b")
-_ENDSCOP = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+endscop\b")
-_POLYOPT = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+polyopt\b([^\n]*)$", re.M)
 _DEAD = re.compile(r"^\s*dead\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)\s*$")
 
 
@@ -56,21 +53,6 @@ class Region:
         return ""
 
 
-_LEXEME = re.compile(r"""/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
-
-
-def blank_comments(text: str) -> str:
-    """``text`` with every comment replaced by spaces (newlines kept), so positions stay."""
-
-    def blank(match: re.Match[str]) -> str:
-        lexeme = match.group(0)
-        if lexeme[0] in "\"'":
-            return lexeme
-        return re.sub(r"[^\n]", " ", lexeme)
-
-    return _LEXEME.sub(blank, text)
-
-
 def _line_starts(text: str) -> list[int]:
     starts = [0]
     for match in re.finditer("\n", text):
@@ -92,14 +74,14 @@ def find_regions(text: str, filename: str, written: str | None = None) -> list[R
     for number, start in enumerate(starts, start=1):
         end = starts[number] if number < len(starts) else len(text)
         line = visible[start:end]
-        if _SCOP.match(line):
+        if pragma(line) == "scop":
             if open_line:
                 raise InputError(
                     f"nested '#pragma scop' (the region opened on line {open_line} is not closed)",
                     Location(filename, number, line.index("#") + 1),
                 )
             open_line = number
-        elif _ENDSCOP.match(line):
+        elif pragma(line) == "endscop":
             if not open_line:
                 raise InputError(
                     "'#pragma endscop' without a matching '#pragma scop'",
@@ -135,12 +117,12 @@ def polyopt_pragmas(region: Region) -> list[tuple[Location, str]]:
     """
     found: list[tuple[Location, str]] = []
     body = blank_comments(region.body)
-    for match in _POLYOPT.finditer(body):
-        line = region.body_line + body.count("\n", 0, match.start())
-        where = Location(region.location.file, line, match.group(0).index("#") + 1)
-        if not _DEAD.match(match[1]):
-            raise InputError(f"unknown polyopt pragma '{match[1].strip()}' (expected 'dead(array, ...)')", where)
-        found.append((where, match[1]))
+    for directive, text in pragmas(body, "polyopt"):
+        line = region.body_line + body.count("\n", 0, directive.start)
+        where = Location(region.location.file, line, directive.text.index("#") + 1)
+        if not _DEAD.match(text):
+            raise InputError(f"unknown polyopt pragma '{text.strip()}' (expected 'dead(array, ...)')", where)
+        found.append((where, text))
     return found
 
 

@@ -7,7 +7,8 @@ from pycparser import c_ast
 
 from polyopt.diagnostics import InputError, Location, UnsupportedRegion
 from polyopt.frontend.cparse import parse_region
-from polyopt.frontend.regions import blank_comments, find_regions
+from polyopt.frontend.lexing import blank_comments
+from polyopt.frontend.regions import find_regions
 
 
 def _parse(text: str, filename: str = "f.c") -> c_ast.Compound:

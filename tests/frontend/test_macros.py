@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from polyopt.driver import optimize_text
-from polyopt.frontend.macros import _operand, _tokens
+from polyopt.frontend.lexing import tokens
+from polyopt.frontend.macros import _operand
 from polyopt.options import Options
 from tests.support import assert_same_output, compile_c, needs_gcc, run_binary, run_polyopt
 
@@ -142,4 +143,4 @@ def _never(*_: object) -> None:
     ],
 )
 def test_operand(expansion: str, operand: bool) -> None:
-    assert _operand(_tokens(expansion)) is operand
+    assert _operand(tokens(expansion)) is operand
