@@ -16,13 +16,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from polyopt.bench.timing import geometric_mean, interleaved, twins
-from polyopt.program.check import (
+from polyopt.program.check import optimize
+from polyopt.program.harness import (
     DUMP_DEFINE,
     THREADS,
     Build,
     CheckFailure,
     build,
-    optimize,
     outputs_difference,
     run_outputs,
 )

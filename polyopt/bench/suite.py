@@ -40,7 +40,7 @@ from polyopt.bench.corpus import CORPUS_RTOL, corpus_main
 from polyopt.bench.polybench import DATASETS, polybench_main
 from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
 from polyopt.machine import Machine, detect, load_target
-from polyopt.program.check import DEFAULT_RTOL
+from polyopt.program.harness import DEFAULT_RTOL
 from polyopt.roofline.bound import Bound, Work, bound, file_work
 from polyopt.roofline.limits import Limits, measured_limits
 from polyopt.roofline.plot import SUFFIXES, PlotError, Point, plot_roofline

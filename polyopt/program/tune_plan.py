@@ -1,6 +1,6 @@
 """``polyopt tune``'s decisions: the variants of each region, the programs that time them, the choice per
-region and the file composed from the choices.  No I/O here: ``polyopt.program.tune`` optimizes, builds, runs and
-caches.
+region and the file composed from the choices.  No I/O here: ``polyopt.program.tune`` optimizes and caches,
+``polyopt.program.tune_measure`` builds and runs.
 
 Public: ``Alternative``, ``ALTERNATIVES``, ``AS_WRITTEN``, ``MARGIN``, ``TIMES_VARIABLE``, ``TIMERS``, ``Variant``,
 ``RegionVariants``, ``variants_of``, ``Program``, ``programs``, ``isolated``, ``instrumented``, ``timers_source``,
@@ -176,7 +176,7 @@ def _code(item: RegionVariants, pick: int, summary: str | None = None) -> Region
     """The replacement of ``item``'s region by its variant ``pick`` (the region's body when as written)."""
     region, code = item.region, item.variants[pick].code
     if code is None:
-        return RegionCode(region, region.body, frozenset(), summary or AS_WRITTEN)
+        return RegionCode(region, region.text, frozenset(), summary or AS_WRITTEN)
     return RegionCode(region, code.code, code.helpers, summary or code.summary)
 
 

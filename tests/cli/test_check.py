@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.program.check import find_utilities, polybench_additions
+from polyopt.program.harness import find_utilities, polybench_additions
 from polyopt.toolchain import first_difference
 from tests.cli.test_cli import run
 from tests.support import needs_gcc, working_copy

@@ -18,8 +18,9 @@ import pytest
 
 from polyopt.emit.splice import RegionCode
 from polyopt.frontend.regions import find_regions
-from polyopt.program.check import Build
-from polyopt.program.tune import Settings, measure, region_variants
+from polyopt.program.harness import Build
+from polyopt.program.tune import region_variants
+from polyopt.program.tune_measure import Settings, measure
 from polyopt.program.tune_plan import (
     AS_WRITTEN,
     Alternative,
