@@ -8,12 +8,14 @@ order; decreasing loops are scheduled by the negated iterator).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import reduce
 
 import islpy as isl
 
 from polyopt import isl_util
+from polyopt.frontend.declarations import DEFAULT_ELEMENT_BYTES
 from polyopt.frontend.scop import (
     Access,
     Affine,
@@ -64,6 +66,21 @@ class PolyModel:
     domains: dict[str, isl.Set]
     references: tuple[Reference, ...]
     schedule: isl.Schedule
+
+    def element_bytes(self, array: str) -> int:
+        """The bytes of one element of ``array``, from its declared type (``Declarations.element_bytes``)."""
+        return self.scop.declarations.element_bytes(array)
+
+    def widest_element(self, statements: Iterable[str]) -> int:
+        """The bytes of the widest array element the ``statements`` access: it sets how many elements one
+        vector of their loop holds."""
+        names = set(statements)
+        sizes = [
+            self.element_bytes(r.array)
+            for r in self.references
+            if r.statement in names and r.relation.dim(isl.dim_type.out)
+        ]
+        return max(sizes, default=DEFAULT_ELEMENT_BYTES)
 
     @property
     def reads(self) -> dict[str, isl.UnionMap]:

@@ -45,7 +45,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
-from polyopt.analysis.footprint import ELEMENT_BYTES, iteration_bytes
+from polyopt.analysis.footprint import iteration_bytes
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL, access_direction, innermost_varying
 from polyopt.analysis.tile_facts import resident_level
@@ -224,15 +224,14 @@ def score_schedule(
         for name in band_statements(band):
             threads[name] = max(threads.get(name, 1.0), busy)
     flat = schedule.get_map().intersect_domain(schedule.get_domain())
-    lanes = max(1, machine.simd_bytes // ELEMENT_BYTES)
+    lanes = max(1, machine.simd_bytes // model.widest_element(model.domains))
     carried = _carrying(flat, dependences)
     costs = []
     for name in sorted(model.domains):
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        per_line = max(1, machine.line // ELEMENT_BYTES)
-        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, (lanes, per_line))
+        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, (lanes, machine.line))
         costs.append(replace(cost, threads=threads.get(name, 1.0)))
     return ScheduleScore(tuple(costs), lanes)
 
@@ -247,8 +246,8 @@ def _statement_cost(
     widths: tuple[int, int],
 ) -> StatementCost:
     """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread; ``widths``: the
-    elements of a vector and of a cache line."""
-    lanes, per_line = widths
+    elements of a vector and the bytes of a cache line."""
+    lanes, line = widths
     instances = instance_count(model, frozenset({name}), parameters)
     domain = isl.UnionSet.from_set(model.domains[name])
     timing = isl.Map.from_union_map(flat.intersect_domain(domain))
@@ -267,7 +266,7 @@ def _statement_cost(
 
     def along(loop: int, simd: bool) -> StatementCost:
         strides = [access_direction(timing, r.relation, loop) for r in accesses]
-        for position in _shared_lines(model, flat, name, loop, accesses, strides, per_line):
+        for position in _shared_lines(model, flat, name, loop, accesses, strides, line):
             strides[position] = TEMPORAL
         return StatementCost(name, instances, simd, tuple(strides), 1.0, _extent(values, loop, parameters))
 
@@ -287,11 +286,11 @@ def _shared_lines(
     loop: int,
     accesses: list[Reference],
     strides: list[str],
-    per_line: int,
+    line: int,
 ) -> list[int]:
     """The scattered ``accesses`` of statement ``name`` that, in each iteration of the loops up to ``loop``, touch
-    only lines that a statement before it in the same iteration touches (in the same row, fewer than ``per_line``
-    elements away): those lines are in L1 already.  A body unrolled by hand (``a[i]``, ``a[i + 1]``, ... in one
+    only lines that a statement before it in the same iteration touches (in the same row, less than a ``line`` of
+    bytes away): those lines are in L1 already.  A body unrolled by hand (``a[i]``, ``a[i + 1]``, ... in one
     iteration) loads each line once; its statements distributed into loops of their own load it once each."""
     names = [statement.name for statement in model.scop.statements]
     earlier = set(names[: names.index(name)]) if name in names else set()
@@ -305,6 +304,7 @@ def _shared_lines(
         if strides[position] != SCATTERED:
             continue
         others = [r for r in model.references if r.statement in earlier and r.array == ref.array]
+        per_line = max(1, line // model.element_bytes(ref.array))
         if any(_near(ref, other, iteration(name), iteration(other.statement), per_line) for other in others):
             shared.append(position)
     return shared

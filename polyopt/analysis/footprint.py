@@ -31,23 +31,27 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.rational_rows import column_of, dot, extend_basis, inverse, unit_row
+from polyopt.frontend.declarations import DEFAULT_ELEMENT_BYTES
 from polyopt.model import PolyModel, Reference
 from polyopt.schedule_tree import band_statements
 
 Row = tuple[Fraction, ...]
-ELEMENT_BYTES = 8  # array element types are declared outside regions; sizes assume double
 
 
 @dataclass(frozen=True)
 class AccessGroup:
     """Uniformly generated references to ``array``: ``rows`` per subscript (coefficients per
     coordinate: band members, then loops below the band), the offsets of each reference, and
-    per reference the coordinates along which its statement runs."""
+    per reference the coordinates along which its statement runs; ``element_bytes``: the size of one
+    element of ``array``, and ``line_elements`` the elements of a cache line: a row of the last subscript
+    touches at least one line."""
 
     array: str
     rows: tuple[Row, ...]
     offsets: tuple[tuple[Fraction, ...], ...]
     runs: tuple[frozenset[int], ...]
+    element_bytes: int = DEFAULT_ELEMENT_BYTES
+    line_elements: int = 1
 
     def spreads(self) -> tuple[Fraction, ...]:
         """Per row, the largest minus the smallest offset."""
@@ -66,7 +70,8 @@ class AccessGroup:
         """Distinct elements in a tile whose coordinates span ``sizes``."""
         count = 1.0
         for row, spread in self._distinct_rows:
-            count *= _row_span(row, sizes, spread)
+            span = _row_span(row, sizes, spread)
+            count *= max(span, self.line_elements) if row == self.rows[-1] else span
         return count
 
     def reuse(self, coordinate: int) -> int:
@@ -110,12 +115,16 @@ class TileFootprint:
     members: int
     fixed: tuple[int, ...]
     groups: tuple[AccessGroup, ...]
-    element_bytes: int = ELEMENT_BYTES
+
+    @property
+    def element_bytes(self) -> int:
+        """The widest element of its groups: it sets how many elements a vector or a line of the tile holds."""
+        return max((group.element_bytes for group in self.groups), default=DEFAULT_ELEMENT_BYTES)
 
     def bytes(self, sizes: Sequence[float]) -> float:
         """Bytes a tile of ``sizes`` (one per member) touches."""
         full = list(sizes) + list(self.fixed)
-        return self.element_bytes * sum(group.elements(full) for group in self.groups)
+        return sum(group.element_bytes * group.elements(full) for group in self.groups)
 
     def reuse(self) -> tuple[int, ...]:
         """Per member, its dimensional reuse: temporal plus group-temporal reuse counts."""
@@ -125,6 +134,11 @@ class TileFootprint:
         """The footprint as an expression of the tile sizes τ0, τ1, ..."""
         names = [f"τ{m}" for m in range(self.members)] + [str(size) for size in self.fixed]
         terms = [_group_text(group, names) for group in self.groups]
+        if len({group.element_bytes for group in self.groups}) > 1:
+            return (
+                " + ".join(f"{group.element_bytes}·{term}" for group, term in zip(self.groups, terms, strict=True))
+                + " bytes"
+            )
         return f"{self.element_bytes}·(" + " + ".join(terms) + ") bytes"
 
 
@@ -143,9 +157,11 @@ def _group_text(group: AccessGroup, names: list[str]) -> str:
     return f"{group.array}:" + "·".join(factors)
 
 
-def band_footprint(model: PolyModel, band: isl.ScheduleNode, parameters: Mapping[str, int]) -> TileFootprint | None:
-    """The footprint of a tile of ``band`` (module docstring), or None when a schedule or
-    access of its statements is not a single affine expression."""
+def band_footprint(
+    model: PolyModel, band: isl.ScheduleNode, parameters: Mapping[str, int], line: int
+) -> TileFootprint | None:
+    """The footprint of a tile of ``band`` (module docstring) with cache lines of ``line`` bytes, or None when
+    a schedule or access of its statements is not a single affine expression."""
     members = band.band_n_member()
     fixed: list[int] = []
     keyed: dict[
@@ -176,6 +192,8 @@ def band_footprint(model: PolyModel, band: isl.ScheduleNode, parameters: Mapping
             tuple(row + (Fraction(0),) * (width - len(row)) for row in rows),
             tuple(offset for offset, _ in references),
             tuple(runs for _, runs in references),
+            model.element_bytes(array),
+            max(1, line // model.element_bytes(array)),
         )
         for (array, rows, _), references in keyed.items()
     )
@@ -308,7 +326,7 @@ def iteration_bytes(
         return None
     low, high = bounds
     references = [ref for ref in model.references if ref.relation.dim(isl.dim_type.out)]
-    per_line = max(1, line // ELEMENT_BYTES)
+    per_line = {ref.array: max(1, line // model.element_bytes(ref.array)) for ref in references}
     counts: list[int] = []
     for value in sorted({low, (low + high) // 2, high}):
         point = values.fix_val(isl.dim_type.set, last, isl.Val.int_from_si(model.ctx, value))
@@ -321,13 +339,13 @@ def iteration_bytes(
 
 
 def _touched_lines(
-    instances: isl.UnionSet, references: list[Reference], parameters: Mapping[str, int], per_line: int
+    instances: isl.UnionSet, references: list[Reference], parameters: Mapping[str, int], per_line: Mapping[str, int]
 ) -> int | None:
     """Cache lines the ``references`` touch in ``instances``: per array, the box around all its
     elements or the sum of the boxes of its distinct references' elements, whichever is smaller
     (both bound the lines from above; one box over rows i and k spans every row between them).  A
     reference whose elements are not known (a subscript read from memory) touches at most one line
-    per instance."""
+    per instance.  ``per_line``: the elements of a line of each array."""
     touched: dict[str, list[tuple[isl.Set, int | None]]] = {}
     for ref in references:
         elements = instances.apply(isl.UnionMap.from_map(ref.relation))
@@ -336,14 +354,15 @@ def _touched_lines(
         distinct = touched.setdefault(ref.array, [])
         reached = isl.Set.from_union_set(elements)
         if not any(reached.is_equal(other) for other, _ in distinct):
-            lines = _lines(reached, parameters, per_line)
+            lines = _lines(reached, parameters, per_line[ref.array])
             distinct.append((reached, lines if lines is not None else _instances(instances, ref, parameters)))
     total = 0
-    for distinct in touched.values():
+    for array, distinct in touched.items():
         parts = [count for _, count in distinct]
         if None in parts:
             return None
-        whole = _lines(functools.reduce(isl.Set.union, [reached for reached, _ in distinct]), parameters, per_line)
+        union = functools.reduce(isl.Set.union, [reached for reached, _ in distinct])
+        whole = _lines(union, parameters, per_line[array])
         total += min(whole if whole is not None else math.inf, sum(count or 0 for count in parts))
     return int(total)
 

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
@@ -146,7 +145,9 @@ def data_bytes(model: PolyModel, statements: frozenset[str], parameters: Mapping
         if ref.statement in statements and ref.relation.dim(isl.dim_type.out) > 0:
             elements = ref.relation.range()
             touched[ref.array] = touched[ref.array].union(elements) if ref.array in touched else elements
-    return ELEMENT_BYTES * sum(box_size(isl_util.at_parameters(e, parameters)) for e in touched.values())
+    return sum(
+        model.element_bytes(array) * box_size(isl_util.at_parameters(e, parameters)) for array, e in touched.items()
+    )
 
 
 def box_size(values: isl.Set) -> int:

@@ -1,6 +1,6 @@
 """The named rules the tile-size model applies, in order, after Alg. 3 (``polyopt.analysis.tile_sizes``).
 
-Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``ALIGNMENT``, ``busiest_share``, and one
+Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``line_elements``, ``busiest_share``, and one
 function per rule.  The numbers the rules were fitted with are keys of the target profile
 (``tile-scalar-inner-lines``, ``tile-balance-slack``, ``tile-reduction-min``: ``polyopt.target_keys``).
 
@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from polyopt.analysis.tile_facts import BandFacts, Solve, Tiles, resident_level
 
 MIN_TILE = 4
-ALIGNMENT = 8  # elements per 64-byte line of doubles
 
 
 @dataclass(frozen=True)
@@ -79,10 +78,11 @@ def min_tile(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
 
 
 def whole_lines(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
-    """Every member but the held inner one is rounded down to whole cache lines of doubles
-    (``ALIGNMENT``) once it spans one: tiles that start on line boundaries neither split lines
+    """Every member but the held inner one is rounded down to whole cache lines of its elements
+    (``line_elements``) once it spans one: tiles that start on line boundaries neither split lines
     between threads nor misalign the vector loop."""
-    return _changed(tiles, [aligned(size) for size in tiles.sizes], facts.inner)
+    line = line_elements(facts)
+    return _changed(tiles, [aligned(size, line) for size in tiles.sizes], facts.inner)
 
 
 def within_extent(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
@@ -130,7 +130,7 @@ def even_out(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
         return tiles, None
     extent, cores = facts.extents[member], facts.machine.cores
     before = tiles.sizes[member]
-    after = _balanced(before, extent, cores, facts.machine.tile_balance_slack)
+    after = _balanced(before, extent, cores, facts.machine.tile_balance_slack, line_elements(facts))
     if extent is None or after == before:
         return tiles, None
     sizes = list(tiles.sizes)
@@ -199,9 +199,14 @@ def _capped(facts: BandFacts, tiles: Tiles, members: Iterable[int], why: str) ->
     return tiles.with_sizes(sizes), f"member(s) {capped} capped at the {why}, "
 
 
-def aligned(size: int) -> int:
-    """``size`` rounded down to whole cache lines of doubles (``ALIGNMENT``) once it spans one."""
-    return size - size % ALIGNMENT if size >= ALIGNMENT else size
+def line_elements(facts: BandFacts) -> int:
+    """The elements of one cache line, of the widest element the band's statements access."""
+    return max(1, facts.machine.line // facts.footprint.element_bytes)
+
+
+def aligned(size: int, line: int) -> int:
+    """``size`` rounded down to whole cache lines of ``line`` elements once it spans one."""
+    return size - size % line if size >= line else size
 
 
 def clamp(size: int, extent: int | None) -> int:
@@ -216,7 +221,7 @@ def _one_per_core(size: int, extent: int | None, cores: int) -> int:
     return min(size, max(MIN_TILE, extent // cores))
 
 
-def _balanced(size: int, extent: int | None, cores: int, slack: float) -> int:
+def _balanced(size: int, extent: int | None, cores: int, slack: float, line: int) -> int:
     """``size``, or, when its tiles leave the busiest core more than ``slack`` over an even
     share of ``extent``, the tile that loads it least (the longest among equals), at least half of
     ``size`` and in whole lines once it spans one (``aligned``)."""
@@ -224,7 +229,7 @@ def _balanced(size: int, extent: int | None, cores: int, slack: float) -> int:
         return size
     if busiest_share(size, extent, cores) <= extent / cores * (1 + slack):
         return size
-    candidates = {aligned(tile) for tile in range(max(MIN_TILE, size // 2), size + 1)}
+    candidates = {aligned(tile, line) for tile in range(max(MIN_TILE, size // 2), size + 1)}
     return min(candidates, key=lambda tile: (busiest_share(tile, extent, cores), -tile))
 
 

@@ -1,7 +1,7 @@
 """The C types of the names a region uses, read from the declarations before it (no preprocessor).
 
-Public: ``INTEGER``, ``FLOATING``, ``BOOLEAN``, ``UNKNOWN``, ``CType``, ``Declarations``,
-``declared_types``, ``declarator_type``, ``expression_type``, ``base_type``.
+Public: ``INTEGER``, ``FLOATING``, ``BOOLEAN``, ``UNKNOWN``, ``DEFAULT_ELEMENT_BYTES``, ``CType``,
+``Declarations``, ``declared_types``, ``declarator_type``, ``expression_type``, ``base_type``.
 
 Visible at a region are the file-scope declarations before it, the parameters of the function
 around it and the declarations of the blocks that enclose it: closed blocks (other functions'
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -79,13 +79,51 @@ class CType:
 
 @dataclass(frozen=True)
 class Declarations:
-    """The types of the objects (variables, number macros) and of the type names visible at a region."""
+    """The types of the objects (variables, number macros) and of the type names visible at a region;
+    ``expanded``: type names from a header as the preprocessor expands them (``DATA_TYPE`` -> ``float``),
+    for the sizes of their elements."""
 
     objects: Mapping[str, CType] = field(default_factory=dict)
     type_names: Mapping[str, CType] = field(default_factory=dict)
+    expanded: Mapping[str, str] = field(default_factory=dict)
 
     def with_objects(self, objects: Mapping[str, CType]) -> Declarations:
-        return Declarations({**self.objects, **objects}, self.type_names)
+        return replace(self, objects={**self.objects, **objects})
+
+    def with_expansions(self, macros: Mapping[str, str]) -> Declarations:
+        """These declarations, with the ``macros`` (name -> body) that name their objects' base types."""
+        names = {declared.name for declared in self.objects.values()}
+        return replace(self, expanded={name: " ".join(body.split()) for name, body in macros.items() if name in names})
+
+    def element_bytes(self, name: str) -> int:
+        """The bytes of one element of the array (or scalar) ``name``, from its declared base type;
+        ``DEFAULT_ELEMENT_BYTES`` when the type is not known here or its size is not C's own."""
+        declared = self.objects.get(name)
+        if declared is None:
+            return DEFAULT_ELEMENT_BYTES
+        return _TYPE_BYTES.get(self.expanded.get(declared.name, declared.name), DEFAULT_ELEMENT_BYTES)
+
+    def resolved(self) -> Declarations:
+        """These declarations with each object's base type that is a header's type macro (PolyBench's
+        ``DATA_TYPE``) replaced by the type of C's own it expands to."""
+        bases = {name: base for name, body in self.expanded.items() if (base := base_type(body)) is not None}
+        objects = {
+            name: CType(base.kind, declared.levels, base.name)
+            for name, declared in self.objects.items()
+            if (base := bases.get(declared.name)) is not None
+        }
+        return self.with_objects(objects)
+
+
+DEFAULT_ELEMENT_BYTES = 8  # an element whose type is declared elsewhere (a header) is taken for a double
+_TYPE_BYTES = {"float": 4, "double": 8, "long double": 16, "_Bool": 1, "char": 1, "signed char": 1}
+_TYPE_BYTES |= {
+    f"{sign}{size}": bytes_
+    for size, bytes_ in (("char", 1), ("short", 2), ("int", 4), ("long", 8), ("long long", 8))
+    for sign in ("", "unsigned ")
+}
+_TYPE_BYTES |= {f"{sign}int{bits}_t": bits // 8 for bits in (8, 16, 32, 64) for sign in ("", "u")}
+_TYPE_BYTES |= {name: 8 for name in ("size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t")}
 
 
 def _spelling(words: list[str]) -> str:

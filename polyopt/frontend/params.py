@@ -228,6 +228,11 @@ def _place(
     return MacrosAt(macros, dict(zip(probes, parts, strict=True)))
 
 
+def object_bodies(macros: Mapping[str, _Macro]) -> dict[str, str]:
+    """The bodies of the object-like ``macros``, by name."""
+    return {name: macro.body for name, macro in macros.items() if macro.parameters is None}
+
+
 def gcc_accepts(text: str, filename: str, cpp_flags: Sequence[str], compiler: str = CC) -> bool | None:
     """Whether ``compiler -fsyntax-only`` (with the ``-I``/``-D``/``-U`` ``cpp_flags``, in the file's folder, as
     ``preprocess``) accepts ``text``; None when it cannot tell (gcc missing or out of time)."""

@@ -42,6 +42,7 @@ from polyopt.frontend.params import (
     ParameterValue,
     Preprocessed,
     gcc_accepts,
+    object_bodies,
     parameter_values,
     preprocess,
 )
@@ -138,7 +139,17 @@ def read_regions(
         for region, body, place, expanded in zip(regions, written, places, invocations, strict=True)
     ]
     scops = [
-        _read(region, partial(_region_scop, region, plain, body, _constants(plain, region, body, preprocessed, place)))
+        _read(
+            region,
+            partial(
+                _region_scop,
+                region,
+                plain,
+                body,
+                _constants(plain, region, body, preprocessed, place),
+                object_bodies(place.macros if place else preprocessed.macros),
+            ),
+        )
         if isinstance(body, c_ast.Compound)
         else body
         for region, body, place in zip(regions, bodies, places, strict=True)
@@ -230,9 +241,13 @@ def _expanded_body(
     return tree
 
 
-def _region_scop(region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int]) -> Scop:
-    """The region's model input; ``UnsupportedRegion`` when it is outside the model."""
-    scop = extract_scop(body, region.location, declared_types(text, region), text, constants)
+def _region_scop(
+    region: Region, text: str, body: c_ast.Compound, constants: Mapping[str, int], macros: Mapping[str, str]
+) -> Scop:
+    """The region's model input, its declarations' header types expanded by the object-like ``macros`` in effect
+    at it; ``UnsupportedRegion`` when it is outside the model."""
+    declarations = declared_types(text, region).with_expansions(macros)
+    scop = extract_scop(body, region.location, declarations, text, constants)
     check_parameter_macros(scop, text)
     variables = sorted({loop.variable for loop in scop.exits})
     scalars = {a.array for st in scop.statements for a in st.writes if not a.subscripts} - set(scop.members)

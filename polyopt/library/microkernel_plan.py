@@ -1,6 +1,6 @@
 """The register and cache blocking of the GEMM microkernel, chosen from the machine (PolyDL, Sec. 6.2).
 
-Public: ``MicrokernelPlan``, ``REFERENCE_BYTES``, ``plan_microkernel``.
+Public: ``MicrokernelPlan``, ``plan_microkernel``.
 
 When no BLAS call computes a recognized ``C += alpha * op(A) * op(B)``
 (``polyopt.library.Gemm``), polyopt runs it as PolyDL's outer-product
@@ -25,9 +25,9 @@ the order the kernel reads it and padded with zeros to whole register blocks,
 so that the kernel needs no remainder code.  ``kc`` and ``nc`` are bounded by
 the machine's ``kc_limit`` and ``nc_limit`` (``polyopt.machine``).
 
-The sizes count elements of ``REFERENCE_BYTES`` (``double``); for ``float``
-the emitted code keeps ``mr``, ``kc`` and ``mc`` and doubles the lanes, so the
-slivers take the same bytes.  With L1d 32 KiB, L2 1 MiB, L3 32 MiB, 2 cores
+The sizes count elements of the operands' type: a ``float`` plan has twice the
+lanes and twice the rows and columns per block of a ``double`` one, in the
+same bytes.  With L1d 32 KiB, L2 1 MiB, L3 32 MiB, 2 cores
 and AVX-512 the plan is 14 x 16, ``kc`` 256, ``mc`` 252, ``nc`` 4096.
 """
 
@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from polyopt.frontend.declarations import DEFAULT_ELEMENT_BYTES
 from polyopt.machine import Machine
 
-REFERENCE_BYTES = 8  # the element size the sizes are planned for: double
 VECTORS = 2  # vectors of C per row of the register block
 KC_STEP = 16  # kc is a multiple of it, so that packed slivers stay 64-byte aligned for float too
 
@@ -55,11 +55,12 @@ class MicrokernelPlan:
     mc: int
     nc: int
     reason: str
+    element_bytes: int = DEFAULT_ELEMENT_BYTES
 
     @property
     def nr(self) -> int:
-        """Columns of the register block, in ``REFERENCE_BYTES`` elements."""
-        return self.vectors * max(1, self.vector_bytes // REFERENCE_BYTES)
+        """Columns of the register block."""
+        return self.vectors * max(1, self.vector_bytes // self.element_bytes)
 
     def describe(self) -> str:
         """One line of ``--report``, e.g. ``14 x 16 registers, kc 256, mc 252, nc 4096, packs A and B (...)``."""
@@ -72,17 +73,18 @@ def _round_down(value: int, step: int) -> int:
     return max(step, value // step * step)
 
 
-def plan_microkernel(machine: Machine) -> MicrokernelPlan:
-    """The blocking for ``machine``'s vector width, vector registers and caches (see the module docstring)."""
+def plan_microkernel(machine: Machine, element_bytes: int = DEFAULT_ELEMENT_BYTES) -> MicrokernelPlan:
+    """The blocking for ``machine``'s vector width, vector registers and caches, for operands of
+    ``element_bytes`` each (see the module docstring)."""
     mr = max(1, (machine.vector_registers - VECTORS - 1) // VECTORS)
-    lanes = max(1, machine.simd_bytes // REFERENCE_BYTES)
+    lanes = max(1, machine.simd_bytes // element_bytes)
     nr = VECTORS * lanes
-    kc = _round_down(min(machine.kc_limit, machine.l1 // (nr * REFERENCE_BYTES)), KC_STEP)
-    mc = _round_down(machine.l2 // 2 // (kc * REFERENCE_BYTES), mr)
-    nc = _round_down(min(machine.nc_limit, machine.shared_cache // (2 * machine.cores) // (kc * REFERENCE_BYTES)), nr)
+    kc = _round_down(min(machine.kc_limit, machine.l1 // (nr * element_bytes)), KC_STEP)
+    mc = _round_down(machine.l2 // 2 // (kc * element_bytes), mr)
+    nc = _round_down(min(machine.nc_limit, machine.shared_cache // (2 * machine.cores) // (kc * element_bytes)), nr)
     reason = (
         f"{mr * VECTORS} accumulators + {VECTORS} rows of B + 1 of A in {machine.vector_registers} "
         f"{machine.simd_bytes}-byte registers; B sliver fills the L1, A block half the L2, "
         f"B panel half a core's share of the {'L3' if machine.l3 else 'L2'}"
     )
-    return MicrokernelPlan(machine.simd_bytes, VECTORS, mr, kc, mc, nc, reason)
+    return MicrokernelPlan(machine.simd_bytes, VECTORS, mr, kc, mc, nc, reason, element_bytes)

@@ -216,10 +216,11 @@ def _library_segment(
     below_call = kernel_from is not None and (threshold is None or kernel_from < threshold)
     if library.microkernel is not None and below_call and idiom.MICROKERNEL is not None:
         parallel_work = options.machine.parallel_work if options.parallel else None
+        plan = plan_microkernel(options.machine, ctx.model.widest_element(idiom.statements))
         kernel = microkernel_block(
             idiom,
             sizes,
-            library.microkernel,
+            plan,
             code,
             cores=options.machine.cores,
             parallel_work=parallel_work,
@@ -227,7 +228,7 @@ def _library_segment(
             tail=tail.code,
         )
         code, used = (kernel,), used | MICROKERNEL_HELPERS | tail.helpers
-        lines.append(f"{', '.join(idiom.statements)}: microkernel {library.microkernel.describe()}")
+        lines.append(f"{', '.join(idiom.statements)}: microkernel {plan.describe()}")
     if threshold is not None:
         block, called = library_block(idiom, sizes, code, threshold, tail.code)
         code, used = (block,), used | tail.helpers | called

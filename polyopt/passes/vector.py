@@ -17,11 +17,10 @@ from dataclasses import replace
 import islpy as isl
 
 from polyopt.analysis.as_written import loop_trip
-from polyopt.analysis.footprint import ELEMENT_BYTES
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.report import Section
-from polyopt.schedule_tree import anchored
+from polyopt.schedule_tree import anchored, band_statements
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
 
 REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
@@ -53,7 +52,8 @@ def _long_enough(ctx: RegionContext, schedule: isl.Schedule, loop: VectorLoop) -
     than ``REDUCTION_VECTORS`` vectors per run."""
     if not (loop.simd and ctx.machine.small_loop_rules):
         return loop
-    trip = loop_trip(anchored(schedule, loop.band), loop.member, ctx.model, ctx.parameters)
-    lanes = max(1, ctx.machine.simd_bytes // ELEMENT_BYTES)
+    band = anchored(schedule, loop.band)
+    trip = loop_trip(band, loop.member, ctx.model, ctx.parameters)
+    lanes = max(1, ctx.machine.simd_bytes // ctx.model.widest_element(band_statements(band)))
     needed = REDUCTION_VECTORS * lanes if loop.reductions else lanes
     return loop if trip is None or trip >= needed else replace(loop, simd=False, reductions=())

@@ -49,8 +49,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from polyopt import isl_util
-from polyopt.frontend.declarations import BOOLEAN, INTEGER, CType, Declarations, base_type, expression_type
-from polyopt.frontend.params import preprocess
+from polyopt.frontend.declarations import BOOLEAN, INTEGER, Declarations, expression_type
 from polyopt.frontend.read import read_regions
 from polyopt.model import PolyModel, build_model
 from polyopt.roofline.limits import Limits
@@ -61,13 +60,6 @@ _GENERATOR = c_generator.CGenerator()
 _ARITHMETIC = frozenset("+-*/")
 _COMPOUND = frozenset({"+=", "-=", "*=", "/="})
 _STEPS = frozenset({"++", "--", "p++", "p--"})
-DOUBLE_BYTES = 8  # an element whose type cannot be resolved
-_TYPE_BYTES = {"float": 4, "double": 8, "long double": 16, "char": 1, "signed char": 1, "unsigned char": 1}
-_TYPE_BYTES |= {
-    f"{sign}{size}": bytes_
-    for size, bytes_ in (("short", 2), ("int", 4), ("long", 8), ("long long", 8))
-    for sign in ("", "unsigned ")
-}
 
 
 @dataclass(frozen=True)
@@ -190,11 +182,6 @@ def _points(values: isl.Set, parameters: Mapping[str, int]) -> int:
     return isl_util.at_parameters(values, parameters).count_val().to_python()
 
 
-def _element_bytes(array: str, declarations: Declarations) -> int:
-    declared = declarations.objects.get(array)
-    return _TYPE_BYTES.get(declared.name, DOUBLE_BYTES) if declared is not None else DOUBLE_BYTES
-
-
 def _elements(relations: Sequence[isl.Map], parameters: Mapping[str, int]) -> int:
     """Distinct elements the ``relations`` (of one array) touch at ``parameters``; one per instance of a
     relation whose elements isl cannot bound."""
@@ -227,7 +214,7 @@ def region_work(model: PolyModel, parameters: Mapping[str, int], declarations: D
                 if ref.array == array and ref.is_write == is_write and ref.relation.dim(isl.dim_type.out) > 0
             ]
             if relations:
-                traffic += _elements(relations, parameters) * _element_bytes(array, declarations)
+                traffic += _elements(relations, parameters) * declarations.element_bytes(array)
     return Work(operations[FLOATING], traffic, operations[INTEGRAL], operations[DIVIDING], operations[SINGLE])
 
 
@@ -237,25 +224,10 @@ def file_work(path: Path, cpp_flags: Sequence[str] = ()) -> Work:
     text = path.read_text()
     works = []
     for region in read_regions(text, str(path), tuple(cpp_flags)).modelled:
-        declarations = resolved_types(region.scop.declarations, text, path, cpp_flags)
-        works.append(region_work(build_model(region.scop), region.setting.values(), declarations))
+        works.append(
+            region_work(build_model(region.scop), region.setting.values(), region.scop.declarations.resolved())
+        )
     return sum(works, Work(0, 0))
-
-
-def resolved_types(declarations: Declarations, text: str, path: Path, cpp_flags: Sequence[str]) -> Declarations:
-    """``declarations`` with each object's base type that is a macro (PolyBench's ``DATA_TYPE``) replaced by the C
-    type the preprocessor expands it to in ``text`` with ``cpp_flags``, when that is one of C's own."""
-    names = sorted({kind.name for kind in declarations.objects.values() if kind.name.isidentifier()} - set(_TYPE_BYTES))
-    if not names:
-        return declarations
-    expansions = preprocess(text, str(path), names, cpp_flags).expansions
-    bases = {name: base_type(expansions.get(name, "")) for name in names}
-    resolved = {
-        name: CType(base.kind, kind.levels, base.name)
-        for name, kind in declarations.objects.items()
-        if (base := bases.get(kind.name)) is not None
-    }
-    return declarations.with_objects(resolved)
 
 
 def bound(work: Work, limits: Limits, threads: int) -> Bound:

@@ -198,7 +198,7 @@ def band_facts(
     iteration may keep its reuse in cache untiled (``iteration_bytes``) is the first one Alg. 5
     does not put innermost, and it must be the parallel member if the band has one, which runs
     outermost when the band is not tiled."""
-    footprint = band_footprint(model, band, parameters)
+    footprint = band_footprint(model, band, parameters, machine.line)
     if footprint is None:
         return None
     count = band.band_n_member()

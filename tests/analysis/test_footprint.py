@@ -41,9 +41,10 @@ def _loop_band(kernel: Kernel) -> isl.ScheduleNode:
     return schedule.get_root().child(0)
 
 
-def _footprint(kernel: Kernel) -> tuple[isl.ScheduleNode, TileFootprint]:
+def _footprint(kernel: Kernel, line: int = 8) -> tuple[isl.ScheduleNode, TileFootprint]:
+    """The footprint of the kernel's loop band, with lines of ``line`` bytes (8: one double, so elements count)."""
     band = _loop_band(kernel)
-    footprint = band_footprint(kernel.model, band, PARAMETERS)
+    footprint = band_footprint(kernel.model, band, PARAMETERS, line)
     assert footprint is not None
     return band, footprint
 
@@ -119,7 +120,7 @@ def test_loops_below_the_band_count_in_full(scop_of: Callable[[str], Scop]) -> N
     body = TWO_LOOPS.format("y[i] = y[i] + A[i][j];")
     kernel = _kernel(scop_of, body)
     (_, band), *_ = band_nodes(kernel.isl_schedule())
-    footprint = band_footprint(kernel.model, band.band_split(1), PARAMETERS)
+    footprint = band_footprint(kernel.model, band.band_split(1), PARAMETERS, 8)
 
     assert footprint is not None and footprint.members == 1
     assert footprint.fixed == (48,)  # 1 <= j < m - 1 at m = 50
@@ -129,7 +130,7 @@ def test_loops_below_the_band_count_in_full(scop_of: Callable[[str], Scop]) -> N
 def test_a_statement_that_does_not_run_along_a_member_has_no_reuse_there(scop_of: Callable[[str], Scop]) -> None:
     kernel = _kernel(scop_of, GEMM)
     (_, band), *_ = band_nodes(kernel.isl_schedule())  # C[i][j] *= beta shares the band (i, j, k)
-    footprint = band_footprint(kernel.model, band, PARAMETERS)
+    footprint = band_footprint(kernel.model, band, PARAMETERS, 8)
 
     assert footprint is not None and footprint.reuse() == (1, 1, 2)
 
@@ -143,7 +144,7 @@ def test_flow_dependences_add_reuse_along_time_in_a_skewed_stencil(scop_of: Call
     )
     kernel = _kernel(scop_of, body)
     (_, band), *_ = band_nodes(kernel.isl_schedule())
-    footprint = band_footprint(kernel.model, band, PARAMETERS)
+    footprint = band_footprint(kernel.model, band, PARAMETERS, 8)
 
     carried = dependence_reuse(band, kernel.deps.union(("flow",)))
 
@@ -202,3 +203,12 @@ def test_a_triangle_counts_its_longest_iteration(scop_of: Callable[[str], Scop])
     touched = iteration_bytes(kernel.model, _loop_band(kernel), 0, PARAMETERS, LINE)
 
     assert touched == LINE * (13 + 13)  # i = 99: L[99][0..98] and x[0..99], 13 lines each
+
+
+def test_a_row_shorter_than_a_line_counts_a_whole_line(scop_of: Callable[[str], Scop]) -> None:
+    """Two columns of a matrix product's rows touch a line of each row, not two doubles."""
+    kernel = _kernel(scop_of, MATMUL)
+    _, by_elements = _footprint(kernel)
+    _, by_lines = _footprint(kernel, line=64)
+    assert by_lines.bytes([4, 2, 4]) > by_elements.bytes([4, 2, 4])
+    assert by_lines.bytes([8, 8, 8]) == by_elements.bytes([8, 8, 8])

@@ -6,7 +6,6 @@ from __future__ import annotations
 from polyopt.analysis.footprint import TileFootprint
 from polyopt.analysis.tile_facts import BandFacts, tile_capacity
 from polyopt.analysis.tile_rules import (
-    ALIGNMENT,
     MIN_TILE,
     busiest_share,
 )
@@ -73,7 +72,7 @@ def test_whole_lines_rounds_a_tile_down_to_whole_lines() -> None:
 
     lines, free = _with_and_without(band, "whole-lines")
 
-    assert free.sizes == (5, 256, 10) and lines.sizes == (5, 256, ALIGNMENT)  # 5 spans no line; 256 is held
+    assert free.sizes == (5, 256, 10) and lines.sizes == (5, 256, 8)  # 8 doubles a line; 5 spans none; 256 is held
 
 
 def test_within_extent_cuts_a_tile_to_its_loop() -> None:

@@ -80,3 +80,27 @@ def test_a_malformed_region_raises_and_file_regions_keeps_the_text_as_written() 
         "void f(double *__restrict__ a) {\n#pragma scop\n  a[0] = __extension__ 1;\n#pragma endscop\n}\n", "k.c"
     )
     assert region.text == "  a[0] = __extension__ 1;\n" and "__extension__" not in region.body
+
+
+ELEMENTS = """#include "types.h"
+static unsigned char bytes[64];
+static float singles[64];
+static DATA_TYPE data[64];
+static long wide[64];
+void kernel(void) {
+#pragma scop
+  for (int i = 0; i < 64; i++)
+    wide[i] = bytes[i] + singles[i] + data[i];
+#pragma endscop
+}
+"""
+
+
+def test_each_array_has_the_element_size_of_its_declared_type_a_header_macro_expanded(tmp_path) -> None:
+    (tmp_path / "types.h").write_text("#define DATA_TYPE float\n")
+    source = tmp_path / "elements.c"
+    (modelled,) = read_regions(ELEMENTS, str(source)).modelled
+    declarations = modelled.scop.declarations
+    sizes = {name: declarations.element_bytes(name) for name in ("bytes", "singles", "data", "wide", "undeclared")}
+    assert sizes == {"bytes": 1, "singles": 4, "data": 4, "wide": 8, "undeclared": 8}
+    assert declarations.resolved().objects["data"].name == "float"
