@@ -30,6 +30,7 @@ from polyopt.options import Options
 from polyopt.transform.tiling import FALLBACK_SIZE
 
 T = TypeVar("T")
+KEPT_AS_WRITTEN = "kept as written"  # the last resort of a region whose attempts all ran out of time or crashed
 
 
 class OutOfTime(Exception):
@@ -49,7 +50,8 @@ class Attempt:
 
 
 def attempts(options: Options) -> tuple[Attempt, ...]:
-    """The requested options, then simpler ones for a region that runs out of time."""
+    """The requested options, then simpler ones for a region that runs out of time (after them, the region
+    is kept as written: its own text)."""
     found = [Attempt(options, "")]
     if options.identity:
         return tuple(found)
@@ -57,8 +59,6 @@ def attempts(options: Options) -> tuple[Attempt, ...]:
     simple = replace(options, fusion="none", tiling=fixed)
     if simple != options:
         found.append(Attempt(simple, "optimized without fusion search, with fixed tiles"))
-    original = Options(identity=True, scheduler=options.scheduler, timeout=options.timeout, machine=options.machine)
-    found.append(Attempt(original, "kept in its original order"))
     return tuple(found)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
+from polyopt.budget import KEPT_AS_WRITTEN, Crashed, OutOfTime, attempts, run_limited
 from polyopt.diagnostics import UnsupportedRegion, format_message
 from polyopt.emit.splice import splice
 from polyopt.frontend.read import Declined, Setting, read_regions
@@ -86,22 +86,21 @@ def _within_budget(
     region: Region, scop: Scop, options: Options, setting: Setting, optimize: OptimizeScop
 ) -> RegionOutcome:
     """The region optimized by the first of ``attempts(options)`` that ends within ``options.timeout``
-    without crashing; the warning says what stopped the first attempt."""
+    without crashing, else kept as written (its own text, untouched); the warning says what stopped the first
+    attempt."""
     troubles: list[str] = []
-    reason = ""
     for attempt in attempts(options):
         try:
             outcome = run_limited(partial(optimize, region, scop, attempt.options, setting), options.timeout)
         except OutOfTime:
             troubles.append(f"region took longer than {options.timeout:g} s")
-            reason = f"took longer than {options.timeout:g} s, even in its original order"
             continue
         except Crashed as crash:
             troubles.append(f"{crash} (please report it)")
-            reason = f"internal error ({crash}); please report it"
             continue
         if not attempt.fallback:
             return outcome
         message = format_message(region.location, "warning", f"{troubles[0]}; {attempt.fallback}")
         return replace(outcome, warnings=(message, *outcome.warnings))
-    return RegionOutcome(region, None, None, (UnsupportedRegion(reason, region.location).warning(),))
+    message = format_message(region.location, "warning", f"{troubles[0]}; {KEPT_AS_WRITTEN}")
+    return RegionOutcome(region, None, None, (message,))
