@@ -26,11 +26,16 @@ from polyopt.flag_spec import REPORT_CHOICES, click_settings
 from polyopt.flags import FLAGS
 from polyopt.library.probe import RunProbe
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
-from polyopt.options import Options, parse_fusion_candidates, parse_tile_rules, parse_tile_sizes
+from polyopt.options import (
+    DEFAULT_FUSION,
+    Options,
+    TilingOptions,
+    parse_fusion_candidates,
+    parse_tile_rules,
+    parse_tile_sizes,
+)
 from polyopt.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.report import RegionSummary, format_report, report_json
-from polyopt.transform.fusion import DEFAULT_FUSION
-from polyopt.transform.tiling import TilingOptions
 
 
 def _read(path: Path) -> str:

@@ -17,8 +17,8 @@ from polyopt.frontend.read import Declined, Setting, read_regions
 from polyopt.frontend.regions import Region
 from polyopt.frontend.scop import Scop
 from polyopt.library.blas import library_enabled
-from polyopt.library.choice import LibraryChoice, ProbeNeeded
-from polyopt.options import Options
+from polyopt.library.choice import ProbeNeeded
+from polyopt.options import LibraryChoice, Options
 from polyopt.pipeline import RegionOutcome, optimize_scop
 
 

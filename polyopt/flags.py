@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import click
 
-from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.flag_spec import SWITCH, Flag
 from polyopt.flags_context import INPUT_FLAGS, MACHINE_FLAGS
-from polyopt.library.blas import BLAS_CHOICES
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
-from polyopt.options import DEFAULT_TIMEOUT
-from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
-from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
+from polyopt.options import (
+    BLAS_CHOICES,
+    DEFAULT_FUSION,
+    DEFAULT_TIMEOUT,
+    FUSION_CANDIDATE_NAMES,
+    FUSION_POLICIES,
+    TILE_RULE_NAMES,
+)
 
 FLAGS = (
     Flag(
@@ -263,7 +266,7 @@ FLAGS = (
     Flag(
         ("--tile-rule",),
         "Switch a rule of the tile-size model off (-NAME) or on again (+NAME); comma-separated, may repeat. "
-        f"Rules, in the order they apply: {', '.join(RULE_NAMES)}.",
+        f"Rules, in the order they apply: {', '.join(TILE_RULE_NAMES)}.",
         "tiling.disabled_rules",
         (
             (
@@ -271,7 +274,7 @@ FLAGS = (
                 "switch a rule of the tile-size model off (`-NAME`) or on again (`+NAME`); comma-separated, may "
                 "repeat, applied in order; an unknown name is a usage error that lists the rules. The rules, in the "
                 "order they apply after Alg. 3 (`polyopt/analysis/tile_rules.py`): "
-                + ", ".join(f"`{name}`" for name in RULE_NAMES)
+                + ", ".join(f"`{name}`" for name in TILE_RULE_NAMES)
                 + ". `--report` ends the line of each band the model sized with `; rules: ...`, the rules that fired "
                 "(changed its sizes, or left it untiled)",
             ),
@@ -312,7 +315,7 @@ FLAGS = (
     Flag(
         ("--fusion-candidate",),
         "Switch a candidate schedule of fusion groups off (-NAME) or on again (+NAME); comma-separated, may "
-        f"repeat. Candidates, in the order they are tried: {', '.join(CANDIDATE_NAMES)}.",
+        f"repeat. Candidates, in the order they are tried: {', '.join(FUSION_CANDIDATE_NAMES)}.",
         "disabled_fusion_candidates",
         (
             (
@@ -321,7 +324,7 @@ FLAGS = (
                 "may repeat, applied in order; an unknown name is a usage error that lists the candidates. Each "
                 "group's schedule is the first candidate that applies, in this order "
                 "(`polyopt/transform/fusion_candidates.py`): "
-                + ", ".join(f"`{name}`" for name in CANDIDATE_NAMES)
+                + ", ".join(f"`{name}`" for name in FUSION_CANDIDATE_NAMES)
                 + "; when none does, the original order. `--report` names the candidate that gave each group's "
                 "schedule (`fusion_schedules` in `--report=json`)",
             ),

@@ -1,8 +1,12 @@
-"""Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``.
+"""Options of a polyopt run, one frozen dataclass per stage, nested in ``Options``, and the names they may take.
 
-Public: ``Options``, ``DEFAULT_TIMEOUT``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_fusion_candidates``,
-``parse_param``.
-The flags that set each field are in ``polyopt.flags``.
+Public: ``Options``, ``TilingOptions``, ``SchedulerOptions``, ``LibraryChoice``, ``Call``, ``DEFAULT_TIMEOUT``,
+``NO_PROBE_VARIABLE``, ``BLAS_CHOICES``, ``FUSION_POLICIES``, ``DEFAULT_FUSION``, ``FUSION_CANDIDATE_NAMES``,
+``TILE_RULE_NAMES``, ``parse_tile_sizes``, ``parse_tile_rules``, ``parse_fusion_candidates``, ``parse_param``.
+The flags that set each field are in ``polyopt.cli.flags``.  Every stage reads its options from here, and this
+module imports no stage: the names of the tile-size model's rules and of the fusion candidates are listed here,
+in the order their stages apply them (``polyopt.analysis.tile_rules.RULES``,
+``polyopt.transform.fusion_candidates.CANDIDATES``).
 """
 
 from __future__ import annotations
@@ -13,22 +17,93 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.diagnostics import PolyoptError
-from polyopt.library.blas import BLAS_CHOICES
-from polyopt.library.choice import LibraryChoice
 from polyopt.machine import KEYS, Machine, detect
-from polyopt.transform.fusion import DEFAULT_FUSION, FUSION_POLICIES
-from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
-from polyopt.transform.scheduling import SchedulerOptions
-from polyopt.transform.tiling import TilingOptions
 
 DEFAULT_TIMEOUT = 10.0  # seconds per attempt at a region
+NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"  # set (not to 0): no probe runs, as with --no-probe
+BLAS_CHOICES = ("auto", "cblas", "none")
+FUSION_POLICIES = ("model", "smart", "max", "none")
+DEFAULT_FUSION = "model"
+# the candidate schedules of a fusion group, in the order they are tried (``polyopt.transform.fusion_candidates``)
+FUSION_CANDIDATE_NAMES = ("row-fused", "resident", "plane-tiled", "stepwise", "stepwise-vector", "stepwise-cost", "isl")
+# the rules of the tile-size model, in the order they apply (``polyopt.analysis.tile_rules``)
+TILE_RULE_NAMES = (
+    "resident",
+    "no-reuse",
+    "scalar-inner",
+    "min-tile",
+    "whole-lines",
+    "within-extent",
+    "scalar-square",
+    "triangle-cap",
+    "per-core",
+    "even-out",
+    "reduction-whole-row",
+)
+
+
+@dataclass(frozen=True)
+class TilingOptions:
+    """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``;
+    ``default_size`` (``--fixed-tile-size``) replaces the tile-size model when set;
+    ``disabled_rules``: the tile-size model's rules switched off (``--tile-rule``)."""
+
+    enabled: bool = True
+    sizes: tuple[int, ...] = ()
+    default_size: int | None = None
+    second_level: bool = False
+    l2_factor: int = 8
+    disabled_rules: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class SchedulerOptions:
+    """``max_operations`` bounds isl's work; ``outer_parallel`` asks isl for outer parallel loops
+    first (no time skewing)."""
+
+    max_operations: int = 2_000_000
+    outer_parallel: bool = False
+
+
+@dataclass(frozen=True)
+class Call:
+    """When the CBLAS call of one idiom kind (``kind``: the class name) is made: from work ``threshold``,
+    never when it is None; ``reason`` says where the threshold came from."""
+
+    kind: str
+    threshold: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class LibraryChoice:
+    """The calls of every idiom kind, whether the microkernel computes GEMMs (and SYMMs and TRMMs) where no
+    call is made, and where the choice came from (``polyopt.library.choice``); ``closeness`` says how close the
+    microkernel's choice was (empty when not measured)."""
+
+    calls: tuple[Call, ...]
+    microkernel: bool
+    origin: str
+    closeness: str = ""
+
+    def threshold(self, kind: str) -> int | None:
+        """The work from which an idiom of threshold key ``kind`` (``Idiom.threshold_key``) is called (None: never)."""
+        return next(call.threshold for call in self.calls if call.kind == kind)
+
+    def describe(self) -> tuple[str, ...]:
+        """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
+        code = "the microkernel" if self.microkernel else "the loops"
+        lines = [f"GEMMs, SYMMs, TRMMs not called: {code}" + (f" ({self.closeness})" if self.closeness else "")]
+        for call in self.calls:
+            when = "never called" if call.threshold is None else f"called from work {call.threshold}"
+            lines.append(f"{call.kind}: {when} ({call.reason})")
+        return tuple(lines)
 
 
 @dataclass(frozen=True)
 class Options:
-    """All options of a run; ``polyopt.flags.FLAGS`` names the flags that set each field, with their help.
+    """All options of a run; ``polyopt.cli.flags.FLAGS`` names the flags that set each field, with their help.
 
     ``identity``: regenerate each region in its original order with no transformation;
     ``as_written``: weigh each region's original order (with the marks that pay) against its transformed
@@ -47,7 +122,7 @@ class Options:
     stopped and the region retried with simpler options (``polyopt.budget``); ``machine``: the target's
     facts and profile for the cost models (``polyopt.machine``); ``library``: which of the CBLAS call,
     the microkernel and the loops computes each idiom, by size (``polyopt.library.choice``;
-    the probe's, ``polyopt.library.probe``), None: the machine's thresholds; ``params``: hints for the values of
+    the probe's, ``polyopt.measure.probe``), None: the machine's thresholds; ``params``: hints for the values of
     region parameters, ``(name, value)`` pairs in flag order (``polyopt.frontend.params``);
     ``cpp_flags``: the preprocessor flags with which the file is compiled, each in its joined form
     (``-Idir``, ``-DN=100``, ``-UX``) in command-line order, used wherever polyopt runs the
@@ -77,8 +152,10 @@ class Options:
         """Reject conflicting or invalid options instead of silently rewriting them."""
         if self.fusion not in FUSION_POLICIES:
             raise PolyoptError(f"unknown fusion policy '{self.fusion}' (choose {', '.join(FUSION_POLICIES)})")
-        if unknown := sorted(self.disabled_fusion_candidates - set(CANDIDATE_NAMES)):
-            raise PolyoptError(f"unknown fusion candidate '{unknown[0]}' (candidates: {', '.join(CANDIDATE_NAMES)})")
+        if unknown := sorted(self.disabled_fusion_candidates - set(FUSION_CANDIDATE_NAMES)):
+            raise PolyoptError(
+                f"unknown fusion candidate '{unknown[0]}' (candidates: {', '.join(FUSION_CANDIDATE_NAMES)})"
+            )
         if self.blas not in BLAS_CHOICES:
             raise PolyoptError(f"unknown --blas choice '{self.blas}' (choose {', '.join(BLAS_CHOICES)})")
         if not (0 < self.timeout < math.inf):
@@ -165,13 +242,13 @@ def parse_tile_sizes(text: str) -> tuple[int, ...]:
 def parse_tile_rules(values: Sequence[str]) -> frozenset[str]:
     """The tile-size model's rules switched off by ``--tile-rule`` values: comma-separated ``-NAME``
     (off) and ``+NAME`` (on again), applied in order."""
-    return _switched_off(values, "--tile-rule", "rules", RULE_NAMES)
+    return _switched_off(values, "--tile-rule", "rules", TILE_RULE_NAMES)
 
 
 def parse_fusion_candidates(values: Sequence[str]) -> frozenset[str]:
     """The candidate schedules of fusion groups switched off by ``--fusion-candidate`` values, read as
     ``parse_tile_rules`` reads ``--tile-rule``'s."""
-    return _switched_off(values, "--fusion-candidate", "candidates", CANDIDATE_NAMES)
+    return _switched_off(values, "--fusion-candidate", "candidates", FUSION_CANDIDATE_NAMES)
 
 
 def _switched_off(values: Sequence[str], flag: str, kind: str, names: Sequence[str]) -> frozenset[str]:

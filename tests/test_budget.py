@@ -19,9 +19,9 @@ import pytest
 from polyopt import pipeline
 from polyopt.budget import Crashed, OutOfTime, attempts, run_limited
 from polyopt.driver import optimize_text
-from polyopt.options import Options
+from polyopt.options import Options, TilingOptions
 from polyopt.passes import fusion, tiling
-from polyopt.transform.tiling import FALLBACK_SIZE, TilingOptions
+from polyopt.transform.tiling import FALLBACK_SIZE
 from tests.support import EXAMPLES, assert_same_output, compile_c, compile_original, run_binary, run_polyopt
 
 

@@ -22,7 +22,7 @@ from polyopt.frontend.params import ParameterValue
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, SECTION, LoopMark, ReductionClause
 from polyopt.model import PolyModel
-from polyopt.options import Options
+from polyopt.options import Options, SchedulerOptions
 from polyopt.report import format_report
 from polyopt.schedule_tree import (
     Anchor,
@@ -36,7 +36,6 @@ from polyopt.schedule_tree import (
 )
 from polyopt.transform.fusion import EvaluateLoops, FusionPlan, GroupChoice, ResidencyOf, ScheduleCoster
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel
-from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.vector import VectorPlan, apply_vector
 from polyopt.verify import printable, verify_schedule
 from tests.support import EXAMPLES

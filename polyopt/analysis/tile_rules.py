@@ -1,12 +1,13 @@
 """The named rules the tile-size model applies, in order, after Alg. 3 (``polyopt.analysis.tile_sizes``).
 
-Public: ``Rule``, ``RULES``, ``RULE_NAMES``, ``MIN_TILE``, ``line_elements``, ``busiest_share``, and one
+Public: ``Rule``, ``RULES``, ``MIN_TILE``, ``line_elements``, ``busiest_share``, and one
 function per rule.  The numbers the rules were fitted with are keys of the target profile
 (``tile-scalar-inner-lines``, ``tile-balance-slack``, ``tile-reduction-min``: ``polyopt.target_keys``).
 
 Each rule is a function ``(facts, tiles) -> (tiles, note)``: ``note`` is None when the rule leaves
 the band as it is, else its words for the model's line in ``--report`` ('' when the rule's name,
-listed at the line's end, says all).  ``--tile-rule=-NAME`` switches a rule off.
+listed at the line's end, says all).  ``--tile-rule=-NAME`` switches a rule off; the rules' names, in this order,
+are ``polyopt.options.TILE_RULE_NAMES``.
 """
 
 from __future__ import annotations
@@ -171,7 +172,6 @@ RULES = (
     Rule("even-out", even_out),
     Rule("reduction-whole-row", reduction_whole_row),
 )
-RULE_NAMES = tuple(rule.name for rule in RULES)
 
 
 def _changed(tiles: Tiles, sizes: list[int], held: int | None) -> tuple[Tiles, str | None]:

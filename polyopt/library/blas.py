@@ -1,7 +1,7 @@
 """CBLAS calls for recognized BLAS idioms (``polyopt.library``), PolyMage dense-matrix thesis, Sec. 4.4.
 
 Public: ``BLAS_THRESHOLD``, ``BLAS2_THRESHOLD``, ``BLAS_HELPER``, ``KIND_HELPER``, ``ALLOC_HELPER``,
-``LEADING_HELPER``, ``LINK_NOTE``, ``BLAS_CHOICES``, ``library_block``, ``library_enabled``, ``cblas_available``,
+``LEADING_HELPER``, ``LINK_NOTE``, ``library_block``, ``library_enabled``, ``cblas_available``,
 ``same_kind``, ``all_positive``.
 
 A call runs only when its work is large enough to pay (the product of the
@@ -41,7 +41,6 @@ from polyopt.library.cblas import LEADING_HELPER, SCRATCH
 KIND_HELPER = "polyopt_float_kind"  # (x) -> 2 for double, 1 for float, 0 otherwise
 ALLOC_HELPER = "polyopt_aligned_alloc"  # (bytes) -> aligned heap memory (stdlib.h), freed with free()
 BLAS_HELPER = "polyopt_blas_kind"  # KIND_HELPER, with cblas.h included
-BLAS_CHOICES = ("auto", "cblas", "none")
 LINK_NOTE = "the output calls CBLAS: compile it with -lopenblas (or -lcblas / -lblas, whichever provides cblas.h)"
 
 

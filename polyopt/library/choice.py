@@ -1,13 +1,13 @@
 """Which of the CBLAS call, the GEMM microkernel and the loops computes each BLAS idiom, by size.
 
-Public: ``Timing``, ``Measurements``, ``Call``, ``SHARED``, ``LibraryChoice``, ``AWAITING_PROBE``, ``ProbeNeeded``,
+Public: ``Timing``, ``Measurements``, ``SHARED``, ``AWAITING_PROBE``, ``ProbeNeeded``,
 ``KINDS``, ``TIMED``, ``TIE``, ``beats``, ``crossover``, ``microkernel_wins``, ``default_choice``, ``measured_choice``.
 
-The numbers come from the probe (``polyopt.library.probe``): region times of a matrix-matrix product
-(GEMM) with polyopt's loops, its microkernel and the library call, and of a matrix-vector
-product (GEMV) with the loops and the call, and of two matrix-vector products over one matrix (``y = A x``
-and ``z = Aᵀ w``, which the loops fuse into one pass over the matrix and the calls read twice), at a few
-sizes n.  From them:
+The choice is a ``polyopt.options.LibraryChoice``.  The numbers come from the probe (``polyopt.measure.probe``):
+region times of a matrix-matrix product (GEMM) with polyopt's loops, its microkernel and the library call, and of
+a matrix-vector product (GEMV) with the loops and the call, and of two matrix-vector products over one matrix
+(``y = A x`` and ``z = Aᵀ w``, which the loops fuse into one pass over the matrix and the calls read twice), at a
+few sizes n.  From them:
 
 - the microkernel computes GEMMs, and SYMMs and TRMMs as GEMMs on blocks, when it beats the loops at the
   largest measured GEMM size;
@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from polyopt.library import BatchedGemm, Gemm, Gemv, Ger, Idiom, Symm, Syr2k, Syrk, Trmm
 from polyopt.library.protocol import BLOCKS, SHARED, TRIANGLE
 from polyopt.machine import Machine
+from polyopt.options import Call, LibraryChoice
 
 KINDS: tuple[type[Idiom], ...] = (Gemm, BatchedGemm, Gemv, Ger, Syrk, Syr2k, Trmm, Symm)
 _FIELDS = {3: "blas3_threshold", 2: "blas2_threshold"}  # the machine's threshold of each BLAS level
@@ -63,7 +64,7 @@ class Timing:
 @dataclass(frozen=True)
 class Measurements:
     """What the probe measured: GEMM (n×n×n), GEMV (n×n), shared-matrix (two n×n GEMVs over one matrix)
-    and SYRK (``C += A Aᵀ`` on the lower triangle), SYMM and TRMM (n×n×n, ``polyopt.library.probe``) timings, the
+    and SYRK (``C += A Aᵀ`` on the lower triangle), SYMM and TRMM (n×n×n, ``polyopt.measure.probe``) timings, the
     library as it reports itself (``openblas_get_corename()``, ``openblas_get_config()``; empty when
     unknown), and the machine's load average over the last minute when the probe started (a busy machine
     skews them)."""
@@ -82,43 +83,6 @@ class Measurements:
 
 # the fields of ``Measurements`` that hold timings
 TIMED = ("gemm", "gemv", "shared", "syrk", "symm", "trmm", "batched")
-
-
-@dataclass(frozen=True)
-class Call:
-    """When the CBLAS call of one idiom kind (``kind``: the class name) is made: from work ``threshold``,
-    never when it is None; ``reason`` says where the threshold came from."""
-
-    kind: str
-    threshold: int | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class LibraryChoice:
-    """The calls of every idiom kind, whether the microkernel computes GEMMs (and SYMMs and TRMMs) where no
-    call is made, and where the choice came from; ``closeness`` says how close the microkernel's choice was
-    (empty when not measured)."""
-
-    calls: tuple[Call, ...]
-    microkernel: bool
-    origin: str
-    closeness: str = ""
-
-    def threshold(self, idiom: Idiom, shared: bool = False) -> int | None:
-        """The work from which ``idiom`` is called (None: never); ``shared``: another statement of the
-        region accesses the matrix of this level-2 idiom."""
-        kind = idiom.threshold_key(shared)
-        return next(call.threshold for call in self.calls if call.kind == kind)
-
-    def describe(self) -> tuple[str, ...]:
-        """``--report`` lines: what computes the GEMMs that are not called, then one line per idiom kind."""
-        code = "the microkernel" if self.microkernel else "the loops"
-        lines = [f"GEMMs, SYMMs, TRMMs not called: {code}" + (f" ({self.closeness})" if self.closeness else "")]
-        for call in self.calls:
-            when = "never called" if call.threshold is None else f"called from work {call.threshold}"
-            lines.append(f"{call.kind}: {when} ({call.reason})")
-        return tuple(lines)
 
 
 # the choice of a run whose probe has not run yet: the first region with an idiom raises ``ProbeNeeded``

@@ -18,13 +18,13 @@ from polyopt.emit.isl_ast import Generated, generate, print_parametric
 from polyopt.frontend.scop import Scop
 from polyopt.library import Idiom, find_idioms
 from polyopt.library.blas import LINK_NOTE, library_block, library_enabled
-from polyopt.library.choice import AWAITING_PROBE, LibraryChoice, ProbeNeeded, default_choice
+from polyopt.library.choice import AWAITING_PROBE, ProbeNeeded, default_choice
 from polyopt.library.microkernel import MICROKERNEL_HELPERS, microkernel_block
 from polyopt.library.microkernel_plan import MicrokernelPlan, plan_microkernel
 from polyopt.library.protocol import BLOCKS
 from polyopt.library.segments import LibraryPlan, plan_library, read_later
 from polyopt.model import build_model
-from polyopt.options import Options
+from polyopt.options import LibraryChoice, Options
 from polyopt.passes.base import Part, RegionContext, RunPart, isl_context
 from polyopt.report import RegionReport
 
@@ -80,7 +80,7 @@ class Library:
 
     def call_from(self, idiom: Idiom) -> int | None:
         """The work from which ``idiom`` is called (None: never)."""
-        return self.choice.threshold(idiom, idiom in self.shared) if self.blas else None
+        return self.choice.threshold(idiom.threshold_key(idiom in self.shared)) if self.blas else None
 
     def cut_from(self, idiom: Idiom) -> int | None:
         """The work from which ``idiom`` is cut out (None: never): from the microkernel's threshold when the

@@ -1,6 +1,6 @@
 """Fusion policy: which consecutive top-level loop nests are scheduled together.
 
-Public: ``FUSION_POLICIES``, ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
+Public: ``FusionGroup``, ``FusionPlan``, ``top_level_nests``,
 ``ResidencyOf``, ``EvaluateLoops``, ``plan_fusion``, ``ScheduleCoster``, ``schedule_costing``,
 ``model_costing``, ``model_residency``, ``GroupChoice``, ``group_schedule``, ``schedule_region``.
 
@@ -44,13 +44,12 @@ from polyopt.analysis.parallel_loops import parallel_statements
 from polyopt.analysis.residency import Residency, group_residency, threads_at
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
+from polyopt.options import FUSION_POLICIES, SchedulerOptions
 from polyopt.schedule_tree import outermost_bands
 from polyopt.transform.fusion_candidates import TIE, EvaluateLoops, GroupFacts, ScheduleCoster, choose
-from polyopt.transform.scheduling import SchedulerOptions, schedule_group, sequence_groups
+from polyopt.transform.scheduling import schedule_group, sequence_groups
 from polyopt.transform.stepping import outer_parallel, row_fused, top_level_nests
 
-FUSION_POLICIES = ("model", "smart", "max", "none")
-DEFAULT_FUSION = "model"
 MAX_GROUP_NESTS = 6  # the model policy considers groups of up to this many consecutive nests
 GroupCoster = Callable[["FusionGroup"], GroupCost]
 ResidencyOf = Callable[["FusionGroup"], Residency]

@@ -1,10 +1,11 @@
 """The named candidate schedules of a fusion group, tried in order by ``polyopt.transform.fusion``'s
 ``group_schedule``: the first that applies (and is not switched off) gives the group's schedule.
 
-Public: ``Candidate``, ``GroupFacts``, ``CANDIDATES``, ``CANDIDATE_NAMES``, ``ORIGINAL``, ``choose``,
+Public: ``Candidate``, ``GroupFacts``, ``CANDIDATES``, ``ORIGINAL``, ``choose``,
 ``LoopAnswer``, ``ScheduleCoster``, ``EvaluateLoops``, ``parallelizes``, ``TIE``, ``MAX_WAVEFRONT_DEPTH``.
 
-The candidates, in the order they are tried (``--fusion-candidate=-NAME`` switches one off):
+The candidates, in the order they are tried (``--fusion-candidate=-NAME`` switches one off; their names, in this
+order, are ``polyopt.options.FUSION_CANDIDATE_NAMES``):
 
 - ``row-fused``: streaming nests fused along the rows of a shared matrix, in one parallel loop
   (``polyopt.transform.stepping.row_fused``; BTO, BTO).
@@ -47,8 +48,9 @@ from polyopt.analysis.fusion_cost import GroupCost
 from polyopt.analysis.parallel_loops import parallel_statements
 from polyopt.analysis.residency import Residency
 from polyopt.model import PolyModel
+from polyopt.options import SchedulerOptions
 from polyopt.schedule_tree import outermost_bands
-from polyopt.transform.scheduling import SchedulerOptions, original_group_schedule, schedule_group
+from polyopt.transform.scheduling import original_group_schedule, schedule_group
 from polyopt.transform.stepping import NestGroup, outer_parallel, plane_tiled_schedule, row_fused, stepwise_schedule
 
 TIE = 1e-6  # relative cost difference below which two schedules (or partitions) are equal
@@ -245,7 +247,6 @@ CANDIDATES = (
     ),
     Candidate("isl", lambda facts: facts.scheduled is not None, _isl, lambda facts: None),
 )
-CANDIDATE_NAMES = tuple(candidate.name for candidate in CANDIDATES)
 ORIGINAL = Candidate("original", lambda facts: True, lambda facts: facts.original, _original)
 
 

@@ -1,6 +1,7 @@
 """Affine scheduling of fusion groups with isl's scheduler, under our constraints.
 
-Public: ``SchedulerOptions``, ``schedule_group``, ``sequence_groups``.
+Public: ``configure``, ``original_group_schedule``, ``schedule_group``, ``sequence_groups``; their options are
+``polyopt.options.SchedulerOptions``.
 
 Each group (a run of consecutive top-level nests) is scheduled on its own:
 validity, proximity and coincidence constraints are the group's internal
@@ -15,22 +16,13 @@ its operation budget, the group keeps its original order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import reduce
 
 import islpy as isl
 
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
-
-
-@dataclass(frozen=True)
-class SchedulerOptions:
-    """``max_operations`` bounds isl's work; ``outer_parallel`` asks isl for outer parallel loops
-    first (no time skewing)."""
-
-    max_operations: int = 2_000_000
-    outer_parallel: bool = False
+from polyopt.options import SchedulerOptions
 
 
 def configure(ctx: isl.Context, options: SchedulerOptions, machine: Machine) -> None:

@@ -14,8 +14,9 @@ import islpy as isl
 from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
+from polyopt.options import SchedulerOptions
 from polyopt.schedule_tree import anchor_of, anchored, band_statements, outermost_bands
-from polyopt.transform.scheduling import SchedulerOptions, original_group_schedule, schedule_group
+from polyopt.transform.scheduling import original_group_schedule, schedule_group
 
 
 class NestGroup(Protocol):

@@ -1,6 +1,6 @@
 """Rectangular tiling of permutable bands.
 
-Public: ``TilingOptions``, ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
+Public: ``TiledBand``, ``UntiledBand``, ``TilePlan``, ``plan_tiling``,
 ``apply_tiling``, ``tile_band``, ``tiled_band``, ``member_extent``, ``model_sizer``, ``band_facts``, ``tile_bands``,
 ``FALLBACK_SIZE``.
 
@@ -8,7 +8,7 @@ Every permutable band of two or more members is tiled, unless the tile-size
 model finds that the data one iteration of its outer loop touches already stays
 in cache (``TileChoice.untiled``); a member whose extent is a known constant no
 larger than its tile keeps a single tile.  Sizes come
-from ``TilingOptions.sizes`` (consumed member by member across the bands in
+from ``TilingOptions.sizes`` (``polyopt.options``; consumed member by member across the bands in
 tree order, as Pluto reads ``tile.sizes``), ``--fixed-tile-size``, or the
 tile-size model (``polyopt.analysis.tile_sizes``, on the ``band_facts`` of ``model_sizer``).  With
 ``second_level`` (``--l2tile``) each tiled band whose extents are not all known
@@ -33,6 +33,7 @@ from polyopt.analysis.tile_sizes import TileChoice, choose_tile_sizes
 from polyopt.analysis.vector_loops import carries_own_dependence, innermost_member, runs_recurrence
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
+from polyopt.options import TilingOptions
 from polyopt.schedule_tree import (
     Anchor,
     anchor_of,
@@ -47,20 +48,6 @@ from polyopt.schedule_tree import (
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
 Sizer = Callable[[isl.ScheduleNode], BandFacts | None]
-
-
-@dataclass(frozen=True)
-class TilingOptions:
-    """``enabled`` is cleared by ``--notile``; ``sizes`` come from ``--tile-sizes``;
-    ``default_size`` (``--fixed-tile-size``) replaces the tile-size model when set;
-    ``disabled_rules``: the tile-size model's rules switched off (``--tile-rule``)."""
-
-    enabled: bool = True
-    sizes: tuple[int, ...] = ()
-    default_size: int | None = None
-    second_level: bool = False
-    l2_factor: int = 8
-    disabled_rules: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

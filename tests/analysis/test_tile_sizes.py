@@ -8,9 +8,10 @@ import pytest
 
 from polyopt.analysis.footprint import TileFootprint
 from polyopt.analysis.tile_facts import resident_level, tile_capacity
-from polyopt.analysis.tile_rules import MIN_TILE, RULE_NAMES, busiest_share
+from polyopt.analysis.tile_rules import MIN_TILE, RULES, busiest_share
 from polyopt.analysis.tile_sizes import choose_tile_sizes, positive_root
 from polyopt.machine import Machine
+from polyopt.options import TILE_RULE_NAMES
 from polyopt.target_keys import DEFAULTS
 from tests.analysis.tile_cases import (
     AVX2_512K,
@@ -190,19 +191,23 @@ def test_a_square_scalar_band_reports_its_cap_once_even_where_members_are_couple
     assert "scalar-square" in choice.fired and "triangle-cap" not in choice.fired
 
 
-def test_the_rules_apply_in_their_documented_order() -> None:
-    assert RULE_NAMES == (
-        "resident",
-        "no-reuse",
-        "scalar-inner",
-        "min-tile",
-        "whole-lines",
-        "within-extent",
-        "scalar-square",
-        "triangle-cap",
-        "per-core",
-        "even-out",
-        "reduction-whole-row",
+def test_the_rules_apply_in_their_documented_order_under_the_names_the_options_list() -> None:
+    assert (
+        tuple(rule.name for rule in RULES)
+        == TILE_RULE_NAMES
+        == (
+            "resident",
+            "no-reuse",
+            "scalar-inner",
+            "min-tile",
+            "whole-lines",
+            "within-extent",
+            "scalar-square",
+            "triangle-cap",
+            "per-core",
+            "even-out",
+            "reduction-whole-row",
+        )
     )
 
 
@@ -217,4 +222,4 @@ def test_the_report_keeps_the_model_sentence_and_names_the_rules_that_fired_in_o
         "member 0 evened out over the cores (72 -> 40: the busiest core runs 80 of 160 iterations, not 144), "
         "root τ = 158.00; rules: whole-lines, triangle-cap, even-out"
     )
-    assert choose_tile_sizes(choice.facts, RULE_NAMES).fired == ()
+    assert choose_tile_sizes(choice.facts, TILE_RULE_NAMES).fired == ()

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 
 from polyopt.cli import main, options_from_arguments
 from polyopt.diagnostics import PolyoptError
-from polyopt.options import Options
-from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
+from polyopt.options import FUSION_CANDIDATE_NAMES, Options
 from tests.support import EXAMPLES
 
 
@@ -34,7 +33,7 @@ def test_an_unknown_or_unsigned_candidate_is_a_usage_error_listing_the_candidate
         options_from_arguments([f"--fusion-candidate={value}"])
 
     assert f"--fusion-candidate: expected -NAME or +NAME, not '{value.split(',')[-1]}'" in raised.value.message
-    assert f"(candidates: {', '.join(CANDIDATE_NAMES)})" in raised.value.message
+    assert f"(candidates: {', '.join(FUSION_CANDIDATE_NAMES)})" in raised.value.message
 
 
 def test_options_with_an_unknown_candidate_are_rejected() -> None:

@@ -8,8 +8,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from polyopt.analysis.tile_rules import RULE_NAMES
 from polyopt.cli import main, options_from_arguments
+from polyopt.options import TILE_RULE_NAMES
 from tests.support import EXAMPLES
 
 
@@ -32,7 +32,7 @@ def test_an_unknown_or_unsigned_rule_is_a_usage_error_listing_the_rules(value: s
         options_from_arguments([f"--tile-rule={value}"])
 
     assert f"'{value.split(',')[-1]}'" in raised.value.message
-    assert ", ".join(RULE_NAMES) in raised.value.message
+    assert ", ".join(TILE_RULE_NAMES) in raised.value.message
 
 
 def test_the_command_exits_with_a_usage_error_on_an_unknown_rule(tmp_path: Path) -> None:

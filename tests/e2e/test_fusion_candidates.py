@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.transform.fusion_candidates import CANDIDATE_NAMES
+from polyopt.options import FUSION_CANDIDATE_NAMES
 from tests.e2e.handwritten import assert_example_output, check_program
 from tests.support import EXAMPLES, needs_gcc, run_polyopt
 
@@ -107,4 +107,4 @@ def test_sweeps_without_the_stepwise_vector_candidate_run_as_a_wavefront(tmp_pat
 
 
 def test_every_candidate_is_tested_switched_off() -> None:
-    assert {candidate for _, _, candidate in EXAMPLE_CASES} | {"stepwise-vector"} == set(CANDIDATE_NAMES)
+    assert {candidate for _, _, candidate in EXAMPLE_CASES} | {"stepwise-vector"} == set(FUSION_CANDIDATE_NAMES)

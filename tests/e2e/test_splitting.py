@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from polyopt.driver import optimize_text
-from polyopt.options import Options
-from polyopt.transform.tiling import TilingOptions
+from polyopt.options import Options, TilingOptions
 from tests.e2e.handwritten import check_program
 
 # Pivot rows at i == n - 1 - k, a decreasing i loop, a pivot on the domain's boundary (i from k: two

@@ -24,9 +24,10 @@ from polyopt.frontend.scop import Scop
 from polyopt.machine import detect
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK, LoopMark
 from polyopt.model import PolyModel, build_model
+from polyopt.options import SchedulerOptions
 from polyopt.schedule_tree import band_nodes, carries, schedule_respects
 from polyopt.transform.fusion import FusionPlan, plan_fusion, schedule_region
-from polyopt.transform.scheduling import SchedulerOptions, configure, schedule_group
+from polyopt.transform.scheduling import configure, schedule_group
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,7 @@ from polyopt.analysis.fusion_cost import BandCost, GroupCost, group_cost
 from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
+from polyopt.options import FUSION_CANDIDATE_NAMES, SchedulerOptions
 from polyopt.schedule_tree import (
     anchor_of,
     band_nodes,
@@ -33,9 +34,8 @@ from polyopt.transform.fusion import (
     schedule_region,
     top_level_nests,
 )
-from polyopt.transform.fusion_candidates import parallelizes
+from polyopt.transform.fusion_candidates import CANDIDATES, parallelizes
 from polyopt.transform.parallel import plan_parallel
-from polyopt.transform.scheduling import SchedulerOptions
 from polyopt.transform.tiling import tile_band
 from tests.transform.kernels import ATAX, GEMM, HEAT_3D, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, build_kernel, relaxed
@@ -99,6 +99,10 @@ def test_policies_group_nests(kernel_of: KernelOf, policy: str, groups: list[tup
     nests = top_level_nests(kernel.model.scop)
     for group in plan.groups:
         assert group.statements == frozenset().union(*(nests[n] for n in group.nests))
+
+
+def test_the_candidates_are_tried_in_the_order_and_under_the_names_the_options_list() -> None:
+    assert tuple(candidate.name for candidate in CANDIDATES) == FUSION_CANDIDATE_NAMES
 
 
 def test_unknown_policy_is_rejected(kernel_of: KernelOf) -> None:

@@ -13,6 +13,7 @@ from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import find_reductions
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
+from polyopt.options import TilingOptions
 from polyopt.schedule_tree import (
     Anchor,
     anchor_of,
@@ -26,7 +27,7 @@ from polyopt.schedule_tree import (
     parent_mark,
 )
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel, with_thread_work
-from polyopt.transform.tiling import TilingOptions, apply_tiling, plan_tiling, tile_bands
+from polyopt.transform.tiling import apply_tiling, plan_tiling, tile_bands
 from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
 

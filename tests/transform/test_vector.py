@@ -8,7 +8,7 @@ import pytest
 
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
-from polyopt.options import Options
+from polyopt.options import Options, TilingOptions
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.tiling import TILING
@@ -16,7 +16,7 @@ from polyopt.passes.vector import VECTOR
 from polyopt.pipeline import transform
 from polyopt.schedule_tree import band_nodes, carries, member_expressions
 from polyopt.transform.parallel import ParallelLoop, apply_parallel, plan_parallel
-from polyopt.transform.tiling import TiledBand, TilingOptions
+from polyopt.transform.tiling import TiledBand
 from polyopt.transform.vector import apply_vector, plan_vector
 from tests.transform.kernels import ATAX, GEMM, JACOBI_1D
 from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands
