@@ -24,8 +24,8 @@ from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptErro
 from polyopt.driver import FileOutcome, optimize_text
 from polyopt.flag_spec import REPORT_CHOICES, click_settings
 from polyopt.flags import FLAGS
-from polyopt.library.probe import RunProbe
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
+from polyopt.measure.probe import RunProbe
 from polyopt.options import (
     DEFAULT_FUSION,
     Options,
@@ -326,7 +326,7 @@ def options_from_arguments(arguments: Sequence[str]) -> Options:
     """The ``Options`` that ``polyopt ARGUMENTS SOURCE`` would run with (``arguments`` are flags only).
 
     The flags go through this command's own parser, so a caller that optimizes in-process
-    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.library.probe``):
+    (the fuzzer) gets exactly what the command line gets, except the probe (``polyopt.measure.probe``):
     the library calls are decided by the machine's thresholds, as with ``--no-probe``, so that the
     outcome does not depend on this machine's measurements; invalid flags raise click's ``UsageError``.
     """

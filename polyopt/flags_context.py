@@ -10,16 +10,15 @@ from __future__ import annotations
 import click
 
 from polyopt.flag_spec import REPORT_CHOICES, SIZE, SWITCH, Flag, Parsed
-from polyopt.library.probe import NO_PROBE_VARIABLE
 from polyopt.machine import PARALLEL_WORK
-from polyopt.options import parse_param
+from polyopt.options import NO_PROBE_VARIABLE, parse_param
 
 MACHINE_FLAGS = (
     Flag(
         ("--target",),
         "Target description for the cost models: lines 'key = value' setting the machine's facts (l1, l2, l3, "
         "line, cores, simd-bytes, ...; detected when missing) and its profile of fitted numbers (defaults when "
-        "missing). 'python -m polyopt.machine' prints every key.",
+        "missing). 'python -m polyopt.measure' prints every key.",
         "machine",
         (
             (

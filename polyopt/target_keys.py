@@ -303,7 +303,7 @@ KEYS = (
         "recurrences interleaved (0, 1: none)",
     ),
 )
-# the machine's limits for a roofline (``polyopt.roofline``): 0 until measured by ``python -m polyopt.machine``
+# the machine's limits for a roofline (``polyopt.roofline``): 0 until measured by ``python -m polyopt.measure``
 _LIMIT_KEYS = (
     (f"peak_gflops_{kind}{suffix}", f"roofline: GFLOP/s of {kind} FMAs at the vector width on {cores}")
     for kind in ("double", "float")

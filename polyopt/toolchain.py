@@ -4,7 +4,7 @@ Public:
 
 - ``CC``: the C compiler (``gcc``).
 - ``CFLAGS``: the optimizing flags with which the benchmark (``polyopt.bench``) and the probe
-  (``polyopt.library.probe``) build.
+  (``polyopt.measure.probe``) build.
 - ``CHECK_FLAGS``: the warning flags with which the tests and the fuzzer build every program.
 - ``ToolchainError``: a compilation or a run failed; the message says which command and why.
 - ``compile_c(source, binary, *, flags, include_dirs, defines, timeout, cc)``: build ``source`` into ``binary``.

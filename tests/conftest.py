@@ -36,11 +36,11 @@ from polyopt.frontend.declarations import declared_types
 from polyopt.frontend.extract import extract_scop
 from polyopt.frontend.regions import find_regions
 from polyopt.frontend.scop import Scop
-from polyopt.library.probe import NO_PROBE_VARIABLE
 from polyopt.model import PolyModel, build_model
+from polyopt.options import NO_PROBE_VARIABLE
 
 # No test's outcome may depend on this machine's measurements: polyopt's runs, in this process and in
-# the ones it starts, do without the probe (tests/library/test_probe.py gives it measurements of its own).
+# the ones it starts, do without the probe (tests/measure/test_probe.py gives it measurements of its own).
 os.environ[NO_PROBE_VARIABLE] = "1"
 
 FILENAME = "k.c"

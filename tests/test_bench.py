@@ -1,4 +1,4 @@
-"""The benchmark's yardstick for library calls (``polyopt.library.cblas_reference``) computes what the examples
+"""The benchmark's yardstick for library calls (``polyopt.measure.cblas_reference``) computes what the examples
 compute, and the benchmark can time it as another tool's output."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from polyopt.bench.suite import bench_kernel, kernel_variants, roofline_limits, 
 from polyopt.bench.suite import main as bench_main
 from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.library.blas import cblas_available
-from polyopt.library.cblas_reference import CALLS, main, reference
 from polyopt.machine import load_target
+from polyopt.measure.cblas_reference import CALLS, main, reference
 from polyopt.roofline.bound import COMPUTE, MEMORY, Bound, Work
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import ToolchainError
@@ -52,7 +52,7 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.library.cblas_reference {in} {out}"], "MINI")
+    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.measure.cblas_reference {in} {out}"], "MINI")
     assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
 
 

@@ -232,9 +232,9 @@ def test_with_no_overrides_the_machine_is_unchanged() -> None:
     assert with_overrides(SERVER, l1=None, cores=None) is SERVER
 
 
-def test_python_m_polyopt_machine_prints_a_target_file_of_the_detected_machine(tmp_path: Path) -> None:
+def test_python_m_polyopt_measure_prints_a_target_file_of_the_detected_machine(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "polyopt.machine", "--no-limits"], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-m", "polyopt.measure", "--no-limits"], capture_output=True, text=True, timeout=60, check=True
     )
     path = _target(tmp_path, result.stdout)
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, tool_programs, vs_columns
 from polyopt.bench.timing import geometric_mean, interleaved, twins
-from polyopt.library.probe_cache import cpuinfo_field
 from polyopt.machine import PROC_CPUINFO, detect
+from polyopt.measure.probe_cache import cpuinfo_field
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, first_difference, run_program
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -40,9 +40,9 @@ from polyopt.bench.corpus import CORPUS_RTOL, corpus_main
 from polyopt.bench.polybench import DATASETS, polybench_main
 from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
 from polyopt.machine import Machine, detect, load_target
+from polyopt.measure.limits import Limits, measured_limits
 from polyopt.program.harness import DEFAULT_RTOL
 from polyopt.roofline.bound import Bound, Work, bound, file_work
-from polyopt.roofline.limits import Limits, measured_limits
 from polyopt.roofline.plot import SUFFIXES, PlotError, Point, plot_roofline
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
@@ -144,7 +144,7 @@ Result = Mapping[str, tuple[float, bool, bool]]  # bench_kernel's: per variant, 
 
 def roofline_limits(machine: Machine) -> tuple[Limits, str]:
     """The limits of the roofline: ``machine``'s profile keys when it sets them all (a target file), else the
-    measured ones (``polyopt.roofline.limits``, cached), and where they come from."""
+    measured ones (``polyopt.measure.limits``, cached), and where they come from."""
     values = {field: getattr(machine, field) for field in LIMIT_FIELDS}
     if all(value > 0 for field, value in values.items() if "_l3" not in field):
         return Limits(**values), machine.origin

@@ -2,7 +2,7 @@
 
 Usage: ``python -m polyopt.calibrate [--out FILE] [--runs 5] [--threads N] [--quick]``.
 
-The probe's measurements (``polyopt.library.probe.measure``: polyopt's loops, its microkernel and the
+The probe's measurements (``polyopt.measure.probe.measure``: polyopt's loops, its microkernel and the
 library call for a matrix product ``C += A·B``, n×n×n, and the loops and the call for a
 matrix-vector product ``y += A·x``, n×n, each in fresh processes timing only their region, the
 median of ``--runs``), on a longer ladder of sizes.  The crossover is the smallest n from which
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from polyopt.library.choice import Timing, crossover, microkernel_wins
-from polyopt.library.probe import measure
 from polyopt.machine import Machine, detect, target_text
+from polyopt.measure.probe import measure
 from polyopt.toolchain import ToolchainError
 
 GEMM_LADDER = (32, 64, 128, 192, 256, 384, 512, 768, 1024)

@@ -16,11 +16,9 @@ Modules, by what they do:
   run time whether they run; ``operands`` is how an idiom names its operands to the microkernel,
   ``microkernel_plan`` the microkernel's blocking, ``microkernel`` its C text;
 - the decision: ``choice`` says which of the call, the microkernel and the loops computes each idiom
-  kind, by size, from the measurements of ``probe`` (cached by ``probe_cache``);
-- the step: ``segments`` cuts the region around its idioms, ``step`` runs the segments (the pipeline's
-  pass ``polyopt.passes.library``);
-- ``cblas_reference``: the benchmark's yardstick, an example's region written as direct CBLAS calls
-  (``python -m polyopt.library.cblas_reference``).
+  kind, by size, from the probe's measurements (``polyopt.measure.probe``);
+- the cut: ``segments`` cuts the region around its idioms; the pipeline's pass ``polyopt.passes.library``
+  runs the segments.
 
 The calls compute in the type of the updated elements (they run only on ``float`` or ``double``
 arrays, ``polyopt.library.blas``), and must compute what the statements compute in their declared types

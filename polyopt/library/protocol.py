@@ -12,7 +12,7 @@ An idiom kind says:
 - its microkernel operands: ``microkernel`` (``MICROKERNEL`` says when the microkernel computes the kind:
   ``BLOCKS``, a GEMM on blocks, or ``TRIANGLE``, a rank-k update on its triangle; None: never);
 - its threshold key: ``threshold_key``, the name of its call in the library choice (``polyopt.library.choice``),
-  and ``PROBE``, the probe's timings its threshold is measured by (``polyopt.library.probe``);
+  and ``PROBE``, the probe's timings its threshold is measured by (``polyopt.measure.probe``);
 - its sizes, work and report line (``SIZE_NAMES``, ``WORK``, ``LEVEL``, ``formula``, ``describe``).
 """
 

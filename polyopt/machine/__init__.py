@@ -16,8 +16,8 @@ A target file has one ``key = value`` per line; ``#`` starts a comment::
 
 Sizes are plain bytes or take a binary suffix K, M or G (``48K`` is 49152 bytes).  A key that the
 file leaves out takes the detected value (a fact) or its default (a profile key).  ``KEYS`` lists
-every key with its default and meaning; ``python -m polyopt.machine`` prints them all in this format, with
-the machine's limits measured (``polyopt.roofline.limits``).
+every key with its default and meaning; ``python -m polyopt.measure`` prints them all in this format, with
+the machine's limits measured (``polyopt.measure.limits``).
 
 Public: ``Machine``, ``Key``, ``KEYS``, ``DEFAULTS``, ``BLAS_THRESHOLD``,
 ``BLAS2_THRESHOLD``, ``PARALLEL_WORK``, ``SECTION_LIMIT``, ``parse_size``, ``detect``, ``detect_from``,

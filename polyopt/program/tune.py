@@ -9,7 +9,7 @@ one program per variant index with a timer around every region (``tune_plan.inst
 output against the original's as ``polyopt check`` does (a wrong variant is rejected), times the programs
 interleaved (``polyopt.program.tune_measure``), keeps per region the fastest correct variant (the code as written
 unless another is faster by more than ``tune_plan.MARGIN``), checks the composed file once more and writes it.  The
-result is cached per user as the probe's is (``polyopt.library.probe_cache``), keyed by the preprocessed FILE, the
+result is cached per user as the probe's is (``polyopt.measure.probe_cache``), keyed by the preprocessed FILE, the
 extra sources, the flags, the compiler and the machine.  Exit 0 when the output is written, 1 when polyopt, a build
 or a run of the original fails or the composed program's output differs, 2 for a usage error.
 """
@@ -33,7 +33,7 @@ from polyopt.command import PolyoptCommand, output_path, prepared, write_atomica
 from polyopt.diagnostics import PolyoptError
 from polyopt.driver import optimize_text
 from polyopt.frontend.read import file_regions
-from polyopt.library.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
+from polyopt.measure.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
 from polyopt.program.harness import (
     DEFAULT_CFLAGS,
     DEFAULT_RTOL,

@@ -23,7 +23,7 @@ parameter values) times their operations.
 Compulsory bytes: per array, the distinct elements the region reads plus the distinct elements it writes
 (each counted in isl at the parameter values), times the element size: an array both read and written pays
 once for the read and once for the write-back; a write-only array once, for the write-back (its
-write-allocate read is not counted, as the measured bandwidths do not count it: ``polyopt.roofline.limits``).
+write-allocate read is not counted, as the measured bandwidths do not count it: ``polyopt.measure.limits``).
 Scalars stay in registers and count nothing.  A reference whose elements isl cannot bound (a subscript
 read from memory) counts one element per instance.  An element has the size of its C type (``float`` and
 ``int`` 4 bytes), or 8 when its type cannot be resolved.
@@ -51,8 +51,8 @@ from pycparser import c_ast, c_generator
 from polyopt import isl_util
 from polyopt.frontend.declarations import BOOLEAN, INTEGER, Declarations, expression_type
 from polyopt.frontend.read import read_regions
+from polyopt.measure.limits import Limits
 from polyopt.model import PolyModel, build_model
-from polyopt.roofline.limits import Limits
 
 COMPUTE, MEMORY, DIVISION = "compute", "memory", "division"
 FLOATING, INTEGRAL, DIVIDING, SINGLE = "floating", "integral", "dividing", "single"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyopt.roofline.limits import LEVELS, Limits
+from polyopt.measure.limits import LEVELS, Limits
 
 SUFFIXES = (".svg", ".png")
 _MARKERS = "os^Dv<>p*hX"

@@ -61,7 +61,7 @@ def test_a_profile_key_in_a_target_file_changes_the_code_and_keeps_the_output(
 
 def test_the_printed_target_file_gives_the_decisions_of_the_detected_machine(tmp_path: Path) -> None:
     printed = subprocess.run(
-        [sys.executable, "-m", "polyopt.machine"], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-m", "polyopt.measure"], capture_output=True, text=True, timeout=60, check=True
     )
     target = tmp_path / "here.target"
     target.write_text(printed.stdout)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from polyopt.bench.suite import EXAMPLES
+from polyopt.measure.limits import Limits
 from polyopt.model import PolyModel
 from polyopt.roofline.bound import COMPUTE, DIVISION, MEMORY, Work, bound, file_work, region_work
-from polyopt.roofline.limits import Limits
 from polyopt.target_keys import LIMIT_FIELDS
 
 ModelOf = Callable[..., PolyModel]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.roofline.limits import parse
+from polyopt.measure.limits import parse
 from polyopt.roofline.plot import PlotError, Point, ceilings, plot_roofline
-from tests.roofline.test_limits import PRINTED
+from tests.measure.test_limits import PRINTED
 
 LIMITS = parse(PRINTED)  # peak double core 1.5, all cores 2.5; DRAM core 11.5, all cores 12.5; no field is 0
 POINTS = [

@@ -1,4 +1,4 @@
-"""The probe (``polyopt.library.probe``) and the choice it leads to (``polyopt.library.choice``):
+"""The probe (``polyopt.measure.probe``) and the choice it leads to (``polyopt.library.choice``):
 its cache (atomic writes, one probe at a time, a new key when the library or the CPU changes),
 ``--no-probe``, thresholds set by a target file or flags, and the report.  The measurements are
 made up: nothing is timed here."""
@@ -24,7 +24,6 @@ from polyopt.library.choice import (
     AWAITING_PROBE,
     SHARED,
     TIMED,
-    LibraryChoice,
     Measurements,
     Timing,
     beats,
@@ -33,19 +32,18 @@ from polyopt.library.choice import (
     measured_choice,
     microkernel_wins,
 )
-from polyopt.library.probe import (
+from polyopt.machine import Machine, detect
+from polyopt.measure.probe import (
     CLOSE,
     GEMV_SIZES,
-    NO_PROBE_VARIABLE,
     STREAM_SIZE_LIMIT,
     RunProbe,
     default_gemv_sizes,
     measure,
     sampled,
 )
-from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
-from polyopt.machine import Machine, detect
-from polyopt.options import Options
+from polyopt.measure.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed, store
+from polyopt.options import NO_PROBE_VARIABLE, LibraryChoice, Options
 
 MACHINE = Machine(32 << 10, 1 << 20, 32 << 20, 64, 2, 64, origin="test", vector_registers=32)
 # a library that loses to the microkernel at every GEMM size, wins GEMV from n = 1024, loses to the
@@ -67,7 +65,7 @@ def _thresholds(choice: LibraryChoice) -> dict[str, int | None]:
 
 
 class FakeRun:
-    """Stands for ``polyopt.library.probe.measure``: counts its calls and returns ``measurements``."""
+    """Stands for ``polyopt.measure.probe.measure``: counts its calls and returns ``measurements``."""
 
     def __init__(self, measurements: Measurements = SLOW_GEMM) -> None:
         self.measurements = measurements

@@ -24,8 +24,8 @@ Each is measured on one thread and on all cores (OpenMP): its repetitions double
 ``MIN_SECONDS``, then the best of ``TRIALS`` passes counts.  The program runs again until a run raises
 no limit by more than ``STABLE`` (at most ``RUNS`` times), each limit the best of the runs: another job
 on the machine lowers a run's figures (the all-core ones most), never raises them.  The result is cached
-per user like the probe's (``polyopt.library.probe_cache``), per CPU, cores, caches, vector width,
-compiler and polyopt version; ``python -m polyopt.machine`` prints it as the target profile's
+per user like the probe's (``polyopt.measure.probe_cache``), per CPU, cores, caches, vector width,
+compiler and polyopt version; ``python -m polyopt.measure`` prints it as the target profile's
 ``peak-gflops-*`` and ``bandwidth-*`` keys.
 """
 
@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyopt import __version__
-from polyopt.library.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
 from polyopt.machine import Machine
+from polyopt.measure.probe_cache import CacheKey, cache_folder, computed_once, cpu_identity, write_json
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CC, CFLAGS, ToolchainError, compile_c, run_program
 

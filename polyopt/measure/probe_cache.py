@@ -3,7 +3,7 @@
 Public: ``CacheKey``, ``ProbeKey``, ``cache_folder``, ``library_file``, ``cpu_identity``, ``probe_key``,
 ``cache_path``, ``load``, ``write_json``, ``store``, ``computed_once``, ``probed``.  ``CacheKey``, ``cpu_identity``,
 ``write_json`` and ``computed_once`` also serve ``polyopt tune``'s cache (``polyopt.program.tune``) and the
-measured limits' (``polyopt.roofline.limits``).
+measured limits' (``polyopt.measure.limits``).
 
 The measurements are cached per user in ``$XDG_CACHE_HOME/polyopt`` (``~/.cache/polyopt`` by default), one
 JSON file per key: the CPU (model, flags), the cores, the library file that ``gcc -lopenblas`` links

@@ -1,6 +1,6 @@
 """The probe: how fast the BLAS library, polyopt's microkernel and its loops are on this machine.
 
-Public: ``GEMM_SIZES``, ``SQUARE_SIZES``, ``BATCHED_SIZES``, ``GEMV_SIZES``, ``NO_PROBE_VARIABLE``, ``RunProbe``,
+Public: ``GEMM_SIZES``, ``SQUARE_SIZES``, ``BATCHED_SIZES``, ``GEMV_SIZES``, ``RunProbe``,
 ``default_gemv_sizes``, ``measure``, ``sampled``.
 
 The first time a run with ``--blas=auto`` meets a BLAS idiom, polyopt optimizes one small program
@@ -24,7 +24,7 @@ within ``CLOSE`` of each other, up to ``MAX_RUNS`` (``sampled``; a few seconds i
 where the choice flipped from one probe to the next.  ``measured_choice``
 (``polyopt.library.choice``) turns the timings into a choice per idiom.
 
-The result is cached per user, per CPU and library (``polyopt.library.probe_cache``).  No probe with
+The result is cached per user, per CPU and library (``polyopt.measure.probe_cache``).  No probe with
 ``--no-probe`` or ``POLYOPT_NO_PROBE`` set (hermetic builds), when gcc finds no ``cblas.h`` or no
 ``libopenblas``, or when a target file or flags set both thresholds; the documented defaults (the
 machine's thresholds) apply then.
@@ -45,18 +45,16 @@ from polyopt.driver import optimize_text
 from polyopt.library.blas import cblas_available, library_enabled
 from polyopt.library.choice import (
     AWAITING_PROBE,
-    LibraryChoice,
     Measurements,
     Timing,
     default_choice,
     measured_choice,
 )
-from polyopt.library.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed
 from polyopt.machine import Machine
-from polyopt.options import Options
+from polyopt.measure.probe_cache import ProbeKey, cache_folder, cache_path, library_file, load, probe_key, probed
+from polyopt.options import NO_PROBE_VARIABLE, LibraryChoice, Options
 from polyopt.toolchain import CBLAS_LIBRARY, CFLAGS, ToolchainError, compile_c, run_program
 
-NO_PROBE_VARIABLE = "POLYOPT_NO_PROBE"
 GEMM_SIZES = (128, 400, 800)
 GEMV_SIZES = (512, 1024, 2048)
 SQUARE_SIZES = (800,)  # SYRK, SYMM and TRMM, n×n×n, within the GEMM's arrays

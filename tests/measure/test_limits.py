@@ -1,4 +1,4 @@
-"""Tests for ``polyopt.roofline.limits``: the generated program, its parser, the cache and the profile keys."""
+"""Tests for ``polyopt.measure.limits``: the generated program, its parser, the cache and the profile keys."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from polyopt.machine import Machine, detect, load_target, target_text
-from polyopt.roofline.limits import (
+from polyopt.measure.limits import (
     Limits,
     LimitsError,
     limits_key,
@@ -146,7 +146,7 @@ def test_the_limits_round_trip_through_a_target_file(tmp_path: Path) -> None:
 
 def _machine_command(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "polyopt.machine", *arguments],
+        [sys.executable, "-m", "polyopt.measure", *arguments],
         capture_output=True,
         text=True,
         timeout=60,
@@ -154,7 +154,7 @@ def _machine_command(tmp_path: Path, *arguments: str) -> subprocess.CompletedPro
     )
 
 
-def test_python_m_polyopt_machine_prints_the_cached_limits(tmp_path: Path) -> None:
+def test_python_m_polyopt_measure_prints_the_cached_limits(tmp_path: Path) -> None:
     measured_limits(detect(), tmp_path / "polyopt", lambda machine: parse(PRINTED))
 
     result = _machine_command(tmp_path)
@@ -165,7 +165,7 @@ def test_python_m_polyopt_machine_prints_the_cached_limits(tmp_path: Path) -> No
     assert "best of 2 runs" in result.stderr
 
 
-def test_python_m_polyopt_machine_no_limits_measures_nothing(tmp_path: Path) -> None:
+def test_python_m_polyopt_measure_no_limits_measures_nothing(tmp_path: Path) -> None:
     result = _machine_command(tmp_path, "--no-limits")
     wrong = _machine_command(tmp_path, "--limits")
 

@@ -1,7 +1,7 @@
 """The benchmark's yardstick for library calls: an example with its region replaced by direct CBLAS calls.
 
-Usage: ``python -m polyopt.library.cblas_reference examples/gemm.c out.c`` (or as a benchmark
-``--vs 'python3 -m polyopt.library.cblas_reference {in} {out}'``).  gemm, 2mm, 3mm, syrk, syr2k,
+Usage: ``python -m polyopt.measure.cblas_reference examples/gemm.c out.c`` (or as a benchmark
+``--vs 'python3 -m polyopt.measure.cblas_reference {in} {out}'``).  gemm, 2mm, 3mm, syrk, syr2k,
 trmm and symm are written as the calls a programmer would make for the same operation
 (2mm and 3mm with ``beta = 0`` products instead of zero-initialized sums), so that
 polyopt's generated calls can be timed against them.  Link with ``-lopenblas``.
@@ -62,7 +62,7 @@ def reference(kernel: str, source: str) -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m polyopt.library.cblas_reference EXAMPLE.c OUT.c", file=sys.stderr)
+        print("usage: python -m polyopt.measure.cblas_reference EXAMPLE.c OUT.c", file=sys.stderr)
         return 2
     source = Path(argv[0])
     if source.stem not in CALLS:
