@@ -3,8 +3,8 @@
 
 Public: ``PolyoptCommand``, ``optimize``, ``options_from_arguments``, ``prepared``, ``output_path``,
 ``write_atomically``.  Exit codes: 0 success (warnings allowed), 1 an error in the input or output (nothing is
-written), 2 a usage error.  The options are made from the table ``polyopt.flags.FLAGS``.  ``polyopt.cli`` runs
-this command for every command line but ``polyopt check ...`` and ``polyopt tune ...``.
+written), 2 a usage error.  The options are made from the table ``polyopt.cli.flags.FLAGS``.  ``polyopt.__main__``
+runs this command for every command line but ``polyopt check ...`` and ``polyopt tune ...``.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from typing import Any
 import click
 
 from polyopt import __version__
+from polyopt.cli.flag_spec import REPORT_CHOICES, click_settings
+from polyopt.cli.flags import FLAGS
+from polyopt.cli.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.diagnostics import EXIT_ERROR, InputError, OutputError, PolyoptError
 from polyopt.driver import FileOutcome, optimize_text
-from polyopt.flag_spec import REPORT_CHOICES, click_settings
-from polyopt.flags import FLAGS
 from polyopt.machine import KEYS, Machine, detect, load_target, target_settings, with_overrides
 from polyopt.measure.probe import RunProbe
 from polyopt.options import (
@@ -34,7 +35,6 @@ from polyopt.options import (
     parse_tile_rules,
     parse_tile_sizes,
 )
-from polyopt.pluto_flags import ignored_warning, without_pluto_flags
 from polyopt.report import RegionSummary, format_report, report_json
 
 

@@ -13,7 +13,7 @@ import polyopt.pipeline as pipeline
 from polyopt import driver, passes
 from polyopt.analysis.dependences import Dependences, compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from polyopt.diagnostics import IllegalTransform
 from polyopt.driver import FileOutcome, optimize_text
 from polyopt.emit.cprint import print_c

@@ -44,7 +44,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from polyopt.diagnostics import InputError, PolyoptError
 from polyopt.driver import optimize_text
 from polyopt.frontend.regions import find_regions

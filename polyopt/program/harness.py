@@ -25,9 +25,9 @@ from types import MappingProxyType
 
 import click
 
+from polyopt.cli.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.command import optimize as polyopt_command
 from polyopt.frontend.lexing import includes
-from polyopt.pluto_flags import ignored_warning as ignored_pluto_warning
 from polyopt.toolchain import CC, ToolchainError, compile_c, first_difference, run_program
 
 DEFAULT_CFLAGS = "-O2 -fopenmp"

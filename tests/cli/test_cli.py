@@ -23,7 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from polyopt import __version__
-from polyopt.cli import main, options_from_arguments
+from polyopt.__main__ import main
+from polyopt.command import options_from_arguments
 from polyopt.fuzz.differential import OPTIMIZED, OPTION_SETS, check_program
 
 BAD_INPUTS = Path(__file__).resolve().parent.parent / "bad_inputs"

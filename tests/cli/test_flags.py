@@ -1,4 +1,4 @@
-"""Tests for ``polyopt.flags``: the one table of options makes the command's click options and
+"""Tests for ``polyopt.cli.flags``: the one table of options makes the command's click options and
 doc/usage.md's flag table, and names the ``Options`` field each flag sets."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
+from polyopt.cli.flags import FLAGS, flags_markdown
 from polyopt.command import optimize
-from polyopt.flags import FLAGS, flags_markdown
 from polyopt.options import Options
 
 USAGE = Path(__file__).resolve().parents[2] / "doc" / "usage.md"

@@ -8,7 +8,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from polyopt.cli import main, options_from_arguments
+from polyopt.__main__ import main
+from polyopt.command import options_from_arguments
 from polyopt.diagnostics import PolyoptError
 from polyopt.options import FUSION_CANDIDATE_NAMES, Options
 from tests.support import EXAMPLES

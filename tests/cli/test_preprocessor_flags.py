@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from tests.cli.test_cli import run
 from tests.support import needs_gcc, working_copy
 

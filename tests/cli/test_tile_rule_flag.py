@@ -8,7 +8,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from polyopt.cli import main, options_from_arguments
+from polyopt.__main__ import main
+from polyopt.command import options_from_arguments
 from polyopt.options import TILE_RULE_NAMES
 from tests.support import EXAMPLES
 

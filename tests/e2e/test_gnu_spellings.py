@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from polyopt import __version__
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from polyopt.diagnostics import RegionSyntaxError
 from polyopt.driver import optimize_text
 from polyopt.frontend import read

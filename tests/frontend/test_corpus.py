@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from polyopt.driver import optimize_text
 from polyopt.fuzz.differential import DECLINED, FAILED, OPTIMIZED, check_program
 

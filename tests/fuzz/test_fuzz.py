@@ -30,7 +30,7 @@ import pytest
 
 from polyopt import driver, verify
 from polyopt.budget import OutOfTime
-from polyopt.cli import options_from_arguments
+from polyopt.command import options_from_arguments
 from polyopt.driver import optimize_text
 from polyopt.emit.isl_ast import SECTION_LIMIT
 from polyopt.fuzz import campaign, differential

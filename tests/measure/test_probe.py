@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from polyopt.cli import main
+from polyopt.__main__ import main
 from polyopt.driver import optimize_text
 from polyopt.library.blas import cblas_available
 from polyopt.library.choice import (

@@ -1,16 +1,16 @@
-"""The ``polyopt`` command's options as one table, ``FLAGS``: ``polyopt.cli`` makes its click options
+"""The ``polyopt`` command's options as one table, ``FLAGS``: ``polyopt.command`` makes its click options
 from it, and ``flags_markdown`` renders doc/usage.md's flag table from it.
 
-Public: ``FLAGS``, ``flags_markdown``.  What one flag is and its click settings: ``polyopt.flag_spec``;
-the machine's and the input's flags: ``polyopt.flags_context``.
+Public: ``FLAGS``, ``flags_markdown``.  What one flag is and its click settings: ``flag_spec``; the machine's
+and the input's flags: ``flags_context``.
 """
 
 from __future__ import annotations
 
 import click
 
-from polyopt.flag_spec import SWITCH, Flag
-from polyopt.flags_context import INPUT_FLAGS, MACHINE_FLAGS
+from polyopt.cli.flag_spec import SWITCH, Flag
+from polyopt.cli.flags_context import INPUT_FLAGS, MACHINE_FLAGS
 from polyopt.machine import BLAS2_THRESHOLD, BLAS_THRESHOLD
 from polyopt.options import (
     BLAS_CHOICES,

@@ -1,6 +1,6 @@
 """The ``polyopt`` options that describe the target machine and its profile (``--target``, ``--l1``
 ...), and those that give the input's context (``--param``, ``-I``/``-D``/``-U``, ``--report``,
-``--no-probe``): parts of ``polyopt.flags.FLAGS``.
+``--no-probe``): parts of ``polyopt.cli.flags.FLAGS``.
 
 Public: ``MACHINE_FLAGS``, ``INPUT_FLAGS``.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from polyopt.flag_spec import REPORT_CHOICES, SIZE, SWITCH, Flag, Parsed
+from polyopt.cli.flag_spec import REPORT_CHOICES, SIZE, SWITCH, Flag, Parsed
 from polyopt.machine import PARALLEL_WORK
 from polyopt.options import NO_PROBE_VARIABLE, parse_param
 
