@@ -3,6 +3,7 @@ compute, and the benchmark can time it as another tool's output."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import shlex
@@ -12,11 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from polyopt.bench.corpus import CORPUS, corpus_rows, corpus_summary, corpus_table, parse_run
+from polyopt.bench.corpus import CORPUS, corpus_rows, corpus_summary, corpus_table, machine_description, parse_run
 from polyopt.bench.gemm import Row, table
 from polyopt.bench.gemm import main as bench_gemm_main
-from polyopt.bench.polybench import FAILED, OK, WRONG, Cell
-from polyopt.bench.suite import bench_kernel, kernel_variants, roofline_limits, roofline_table
+from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, vs_columns
+from polyopt.bench.suite import (
+    bench_kernel,
+    example_kernels,
+    kernel_variants,
+    print_roofline,
+    roofline_limits,
+    roofline_table,
+    roofline_title,
+)
 from polyopt.bench.suite import main as bench_main
 from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.library.blas import cblas_available
@@ -52,8 +61,9 @@ def test_an_example_without_a_reference_is_refused(tmp_path: Path, capsys: pytes
 
 
 def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
-    variants = kernel_variants("gemm", tmp_path, [], ["python3 -m polyopt.measure.cblas_reference {in} {out}"], "MINI")
-    assert "cblas_dgemm(CblasRowMajor" in variants["vs0"].read_text()
+    tools = vs_columns(["python3 -m polyopt.measure.cblas_reference {in} {out}"])
+    variants = kernel_variants("gemm", tmp_path, [], tools, "MINI", EXAMPLES)
+    assert "cblas_dgemm(CblasRowMajor" in variants["cblas_reference"].read_text()
 
 
 def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -> None:
@@ -66,19 +76,21 @@ def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -
 
 
 def test_the_benchmark_times_identical_code_once(tmp_path: Path) -> None:
-    model = "python3 -m polyopt {in} --fuse=model -o {out}"
-    result = bench_kernel("atax", "MINI", 1, 1, [], [model, "python3 -m polyopt {in} --notile --noparallel -o {out}"])
-    assert result["vs0"][0] == result["polyopt"][0]
-    assert result["vs0"][2] and not result["polyopt"][2]
+    tools = vs_columns(["model=python3 -m polyopt {in} --fuse=model -o {out}"])
+    tools["plain"] = "python3 -m polyopt {in} --notile --noparallel -o {out}"
+    result = bench_kernel("atax", "MINI", 1, 1, [], tools, examples=EXAMPLES)
+    assert result["model"][0] == result["polyopt"][0]
+    assert result["model"][2] and not result["polyopt"][2]
     assert all(same for _, same, _ in result.values())
 
 
 def test_a_tool_that_fails_or_writes_what_gcc_rejects_is_left_out_of_that_kernel(tmp_path: Path) -> None:
     rejected = "sh -c 'echo not C > {out}'"
 
-    result = bench_kernel("atax", "MINI", 1, 1, [], ["false {in} {out}", rejected, "cp {in} {out}"])
+    tools = vs_columns(["false {in} {out}", rejected, "cp {in} {out}"])
+    result = bench_kernel("atax", "MINI", 1, 1, [], tools, examples=EXAMPLES)
 
-    assert set(result) == {"original", "polyopt", "vs2"} and result["vs2"][2]
+    assert set(result) == {"original", "polyopt", "cp"} and result["cp"][2]
 
 
 def test_short_kernels_get_more_rounds_up_to_a_limit() -> None:
@@ -293,3 +305,82 @@ def test_the_roofline_limits_are_the_target_files_when_it_sets_them(tmp_path: Pa
 def test_the_roofline_flags_are_refused_where_they_mean_nothing(arguments: list[str]) -> None:
     with pytest.raises(SystemExit):
         bench_main(arguments)
+
+
+def test_each_vs_tool_is_named_by_its_name_or_its_program() -> None:
+    commands = ["polycc {in} -o {out}", "/opt/bin/polycc --tile {in} -o {out}", "pluto=polycc --tile {in} -o {out}"]
+    commands += ["python3 -m polyopt.measure.cblas_reference {in} {out}", "python3 -m polyopt {in} -o {out}"]
+
+    assert vs_columns(commands) == {
+        "polycc": commands[0],
+        "polycc-2": commands[1],
+        "pluto": "polycc --tile {in} -o {out}",
+        "cblas_reference": commands[3],
+        "polyopt-5": commands[4],
+    }
+    assert vs_columns(["ppcg --target=c --tile {in} -o {out}"]) == {"ppcg": "ppcg --target=c --tile {in} -o {out}"}
+    for taken in (["a=cp {in} {out}", "a=cp {in} {out}"], ["polyopt=cp {in} {out}"]):
+        with pytest.raises(ValueError, match="the column name '(a|polyopt)' is taken"):
+            vs_columns(taken)
+
+
+def test_the_examples_asked_for_must_be_in_the_folder_named(tmp_path: Path) -> None:
+    (tmp_path / "mine.c").write_text("int main(void) { return 0; }\n")
+
+    assert example_kernels(tmp_path, []) == ["mine"] and example_kernels(EXAMPLES, ["gemm"]) == ["gemm"]
+    with pytest.raises(ValueError, match=f"no example gemm in {re.escape(str(tmp_path))}: --examples DIR"):
+        example_kernels(tmp_path, ["gemm", "mine"])
+    with pytest.raises(ValueError, match=f"no example kernels .* in {re.escape(str(tmp_path / 'none'))}"):
+        example_kernels(tmp_path / "none", [])
+
+
+@pytest.mark.parametrize("arguments", [["gemm"], []])
+def test_the_benchmark_says_where_it_looked_for_the_examples_it_does_not_find(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        bench_main([*arguments, "--examples", str(tmp_path)])
+
+    assert exited.value.code == 2 and f"in {tmp_path}" in capsys.readouterr().err
+
+
+def test_the_plot_is_titled_with_the_machine_the_size_and_the_date() -> None:
+    title = roofline_title("Some CPU, 2 cores", "LARGE", 2, "2026-12-08")
+
+    assert title == "Some CPU, 2 cores: size LARGE, 2 threads, 2026-12-08"
+
+
+def test_the_tables_and_the_json_name_each_tool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    for name in ("jacobi-1d.c", "polybench_lite.h"):
+        shutil.copyfile(EXAMPLES / name, examples / name)
+    target = tmp_path / "machine.target"
+    target.write_text("".join(f"{field.replace('_', '-')} = 5\n" for field in LIMIT_FIELDS))
+    arguments = ["jacobi-1d", "--examples", str(examples), "--size", "MINI", "--runs", "1", "--min-seconds", "0"]
+    arguments += ["--vs", "copy=cp {in} {out}", "--json", str(tmp_path / "bench.json"), "--roofline"]
+
+    assert bench_main([*arguments, "--target", str(target)]) == 0
+
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"1 examples of {examples}, size MINI") and lines[1] == "copy: cp {in} {out}"
+    assert lines[2].split() == ["kernel", "original", "s", "polyopt", "s", "copy", "s", "polyopt", "x", "copy", "x"]
+    assert "copy GF/s" in next(line for line in lines if "flop/B" in line)
+    results = json.loads((tmp_path / "bench.json").read_text())
+    assert results["commands"]["copy"] == "cp {in} {out}" and results["size"] == "MINI" and results["date"]
+    assert set(results["kernels"]["jacobi-1d"]) == {"original", "polyopt", "copy"}
+
+
+def test_the_plot_names_each_tool_in_its_legend_and_its_title_names_the_machine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "machine.target"
+    target.write_text("".join(f"{field.replace('_', '-')} = 5\n" for field in LIMIT_FIELDS))
+    results = {"gemm": {"original": (2.0, True, False), "polyopt": (1.0, True, False), "pluto": (1.0, True, True)}}
+
+    print_roofline(results, "MINI", 2, ["polyopt", "pluto"], target, tmp_path / "roofline.svg", EXAMPLES)
+
+    plot = (tmp_path / "roofline.svg").read_text()
+    assert all(f">{tool}</text>" in plot for tool in ("original", "polyopt", "pluto"))
+    assert f"{machine_description()}: size MINI, 2 threads, {datetime.date.today().isoformat()}" in plot

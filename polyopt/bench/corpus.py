@@ -3,8 +3,8 @@ original, by polyopt and by any ``--vs`` tool with the benchmark's gcc flags, ru
 compared and its times tabulated with the geometric mean, the minimum and the count below 0.9x.
 
 Public: ``CORPUS``, ``CORPUS_RTOL``, ``SLOW_SPEEDUP``, ``corpus_kernels``, ``parse_run``, ``read_run``,
-``bench_corpus_kernel``, ``corpus_rows``, ``corpus_table``, ``corpus_summary``, ``bench_header``,
-``corpus_main``.
+``bench_corpus_kernel``, ``corpus_rows``, ``corpus_table``, ``corpus_summary``, ``machine_description``,
+``bench_header``, ``corpus_main``.
 
 A corpus program (``bench/corpus/README.md``) calls its region ``REPS`` times and prints one line,
 ``checksum <value> time <seconds> s``: the time is the region's, without the process's start-up.
@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, tool_programs, vs_columns
+from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, tool_programs
 from polyopt.bench.timing import geometric_mean, interleaved, twins
 from polyopt.machine import PROC_CPUINFO, detect
 from polyopt.measure.probe_cache import cpuinfo_field
@@ -174,18 +174,23 @@ def _commit() -> str:
     return head.stdout.strip() + (" (with uncommitted changes)" if status.stdout.strip() else "")
 
 
-def bench_header(command: str) -> str:
-    """One line: the date, the commit, the CPU model and cores, gcc's version and flags, and ``command``."""
+def machine_description() -> str:
+    """This machine as a benchmark names it: its CPU model and its cores."""
     try:
         model = cpuinfo_field(PROC_CPUINFO.read_text(errors="replace"), "model name") or "unknown CPU"
     except OSError:
         model = "unknown CPU"
+    return f"{model}, {detect().cores} cores"
+
+
+def bench_header(command: str) -> str:
+    """One line: the date, the commit, the CPU model and cores, gcc's version and flags, and ``command``."""
     try:
         version = subprocess.run([CC, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         version = CC
     return (
-        f"{datetime.date.today().isoformat()}, commit {_commit()}, {model}, {detect().cores} cores,"
+        f"{datetime.date.today().isoformat()}, commit {_commit()}, {machine_description()},"
         f" {version} {' '.join(CFLAGS)}: {command}"
     )
 
@@ -204,7 +209,7 @@ def corpus_main(args: argparse.Namespace, command: str) -> int:
     if not kernels:
         print(f"error: no kernel (*.c) in {args.corpus}", file=sys.stderr)
         return 2
-    vs = vs_columns(args.vs)
+    vs: Mapping[str, str] = args.vs  # by column name (vs_columns)
     columns = ["original", "polyopt", *vs]
     flags = shlex.split(args.flags)
     print(bench_header(command))

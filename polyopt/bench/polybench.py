@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import shutil
 import statistics
@@ -76,13 +77,39 @@ class Cell:
     same_as: str | None = None
 
 
+_NAMED = re.compile(r"([\w.+-]+)=(.+)", re.S)  # --vs NAME=COMMAND
+_OWN_COLUMNS = ("original", "polyopt")
+
+
+def tool_name(command: str) -> str:
+    """The name of ``command``'s program (``polycc``), or of the module that ``python3 -m MODULE`` runs (the last
+    part of its dotted name: ``cblas_reference``); ``vs`` for an empty command."""
+    words = shlex.split(command)
+    if not words:
+        return "vs"
+    program = Path(words[0]).name
+    if program.startswith("python") and words[1:2] == ["-m"] and len(words) > 2:
+        return words[2].rpartition(".")[2]
+    return program
+
+
 def vs_columns(templates: Sequence[str]) -> dict[str, str]:
-    """Each ``--vs`` command under a column name: its program's name (``polycc``), numbered when repeated."""
+    """Each ``--vs`` tool's command under its column name: the NAME of ``NAME=COMMAND``, else its program's name
+    (``tool_name``), numbered when taken.  Raises ``ValueError`` when a NAME is given twice or names one of
+    polyopt's own columns (``original``, ``polyopt``)."""
     columns: dict[str, str] = {}
     for template in templates:
-        words = shlex.split(template)
-        name = Path(words[0]).name if words else "vs"
-        label = name if name not in columns and name not in ("original", "polyopt") else f"{name}-{len(columns) + 1}"
+        named = _NAMED.fullmatch(template)
+        if named is not None:
+            name, command = named.groups()
+            if name in columns or name in _OWN_COLUMNS:
+                raise ValueError(f"--vs {template}: the column name '{name}' is taken")
+            columns[name] = command
+            continue
+        name = label = tool_name(template)
+        number = len(columns) + 1
+        while label in columns or label in _OWN_COLUMNS:
+            label, number = f"{name}-{number}", number + 1
         columns[label] = template
     return columns
 
@@ -313,7 +340,7 @@ def polybench_main(args: argparse.Namespace) -> int:
             print(f"error: no kernel {', '.join(unknown)} in {args.polybench}", file=sys.stderr)
             return 2
         kernels = [kernel for kernel in kernels if kernel.name in wanted]
-    vs = vs_columns(args.vs)
+    vs: Mapping[str, str] = args.vs  # by column name (vs_columns)
     columns = ["original", "polyopt", *vs]
     flags = shlex.split(args.flags)
     commands = {"polyopt": " ".join(["polyopt", *flags, "{cppflags}", "{in}", "-o", "{out}"]), **vs}

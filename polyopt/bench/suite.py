@@ -1,16 +1,18 @@
 """Benchmark: original versus optimized example kernels, timed in interleaved runs.
 
-Usage: ``python -m polyopt.bench [KERNEL ...] [--size LARGE] [--threads 2] [--runs 3]
-[--min-seconds 1.0] [--flags '...'] [--vs 'polycc {in} --tile --parallel -o {out}'] [--roofline [--target FILE]
-[--plot FILE.svg]]``, or
+Usage: ``python -m polyopt.bench [KERNEL ...] [--examples DIR] [--size LARGE] [--threads 2] [--runs 3]
+[--min-seconds 1.0] [--flags '...'] [--vs '[NAME=]polycc {in} --tile --parallel -o {out}'] [--roofline
+[--target FILE] [--plot FILE.svg]]``, or
 ``python -m polyopt.bench --polybench DIR [--dataset LARGE] [--check-dataset MINI] [--kernels k1,k2]
 [--json FILE] [--vs 'ppcg --target=c --openmp --tile {cppflags} {in} -o {out}'] ...`` for every kernel
 of a PolyBench/C tree (``polyopt.bench.polybench``: correctness first, as ``polyopt check`` compares), or
 ``python -m polyopt.bench --corpus bench/corpus [--kernels k1,k2] [--markdown] ...`` for the loop corpus
 (``polyopt.bench.corpus``: checksums compared, times against the original built with gcc alone).
 
-Each kernel is compiled original and optimized (and, with ``--vs``, by another
-tool's command) with the same gcc flags; the binaries run in turn (A B A B ...)
+Each kernel of the example suite (``--examples DIR``, by default the ``examples/`` folder of polyopt's source
+tree, which an installed polyopt does not have) is compiled original and optimized (and, with ``--vs``, by
+another tool's command, named in the columns by ``NAME=`` or by its program: ``vs_columns``) with the same gcc
+flags; the binaries run in turn (A B A B ...)
 with ``OMP_NUM_THREADS`` set, and the median of the kernel times each prints
 (``polybench-time`` on stderr) is reported with the speedups and their
 geometric mean.  Short kernels run more rounds (``rounds_wanted``): a few
@@ -21,12 +23,15 @@ it is compiled and timed once, and the later columns are marked ``=``, so that
 noise between two runs of the same code never shows as a speedup or a loss.
 ``--roofline`` adds a table: per kernel its arithmetic intensity and roofline bound (``polyopt.roofline.bound``),
 and per tool (polyopt and each ``--vs``) the GFLOP/s reached and the fraction of the bound (bound time ÷
-measured time), with the geometric mean of the fractions; ``--plot FILE`` draws them (``polyopt.roofline.plot``).
+measured time), with the geometric mean of the fractions; ``--plot FILE`` draws them (``polyopt.roofline.plot``),
+titled with the machine, the size and the date.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import math
 import shlex
 import statistics
@@ -36,8 +41,8 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from polyopt.bench.corpus import CORPUS_RTOL, corpus_main
-from polyopt.bench.polybench import DATASETS, polybench_main
+from polyopt.bench.corpus import CORPUS_RTOL, corpus_main, machine_description
+from polyopt.bench.polybench import DATASETS, polybench_main, vs_columns
 from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
 from polyopt.machine import Machine, detect, load_target
 from polyopt.measure.limits import Limits, measured_limits
@@ -47,15 +52,28 @@ from polyopt.roofline.plot import SUFFIXES, PlotError, Point, plot_roofline
 from polyopt.target_keys import LIMIT_FIELDS
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"  # the source tree's: an installed polyopt has none
 
 
-def example_cpp_flags(size: str) -> list[str]:
-    return [f"-I{EXAMPLES}", f"-D{size}_DATASET"]
+def example_kernels(examples: Path, wanted: Sequence[str]) -> list[str]:
+    """The kernels to bench, ``wanted`` or else every example (``NAME.c``) of the folder ``examples``; raises
+    ``ValueError`` saying where it looked when one of them, or any at all, is not there."""
+    found = sorted(path.stem for path in examples.glob("*.c"))
+    where = f"{examples} (the examples of polyopt's source tree)" if examples == EXAMPLES else str(examples)
+    if missing := [kernel for kernel in wanted if kernel not in found]:
+        raise ValueError(f"no example {', '.join(missing)} in {where}: --examples DIR names the folder of NAME.c files")
+    if not found:
+        raise ValueError(f"no example kernels (NAME.c) in {where}: --examples DIR names the folder of the examples")
+    return list(wanted) or found
 
 
-def _compile(source: Path, binary: Path, size: str) -> None:
-    compile_c(source, binary, flags=[*CFLAGS, *example_cpp_flags(size), "-DPOLYBENCH_TIME"])
+def example_cpp_flags(size: str, examples: Path) -> list[str]:
+    """The -I/-D with which the examples of the folder ``examples`` are built at ``size``."""
+    return [f"-I{examples}", f"-D{size}_DATASET"]
+
+
+def _compile(source: Path, binary: Path, size: str, examples: Path) -> None:
+    compile_c(source, binary, flags=[*CFLAGS, *example_cpp_flags(size, examples), "-DPOLYBENCH_TIME"])
 
 
 def _run(binary: Path, threads: int) -> tuple[float, str]:
@@ -67,29 +85,31 @@ def _run(binary: Path, threads: int) -> tuple[float, str]:
     raise ToolchainError(f"{binary} printed no polybench-time")
 
 
-def tool_command(template: str, source: Path, output: Path, size: str) -> list[str]:
+def tool_command(template: str, source: Path, output: Path, size: str, examples: Path) -> list[str]:
     """The command line of a tool's ``template`` (``--vs``) with ``{in}``, ``{out}`` and ``{cppflags}`` (the -I/-D
-    of an example at ``size``) filled in."""
-    cppflags = " ".join(map(shlex.quote, example_cpp_flags(size)))
+    of an example of the folder ``examples`` at ``size``) filled in."""
+    cppflags = " ".join(map(shlex.quote, example_cpp_flags(size, examples)))
     return shlex.split(template.format(**{"in": str(source), "out": str(output), "cppflags": cppflags}))
 
 
-def kernel_variants(kernel: str, folder: Path, flags: list[str], others: list[str], size: str) -> dict[str, Path]:
-    """The sources to time for example ``kernel``: the original, polyopt's output with ``flags`` and each
-    command of ``others`` (``--vs``) run at ``size``, written into ``folder``; a command that fails is left out
-    (another tool may not handle every kernel)."""
-    source = EXAMPLES / f"{kernel}.c"
+def kernel_variants(
+    kernel: str, folder: Path, flags: list[str], others: Mapping[str, str], size: str, examples: Path
+) -> dict[str, Path]:
+    """The sources to time for ``kernel`` of the folder ``examples``: the original, polyopt's output with ``flags``
+    and each command of ``others`` (``--vs``, by column name) run at ``size``, written into ``folder``; a command
+    that fails is left out (another tool may not handle every kernel)."""
+    source = examples / f"{kernel}.c"
     variants = {"original": source}
     optimized = folder / f"{kernel}.polyopt.c"
     done = run_polyopt([str(source), "-o", str(optimized), *flags])
     if done.returncode != 0:
         raise ToolchainError(f"polyopt exited with {done.returncode}:\n{done.stderr}")
     variants["polyopt"] = optimized
-    for index, template in enumerate(others):
-        out = folder / f"{kernel}.vs{index}.c"
-        done = subprocess.run(tool_command(template, source, out, size), capture_output=True, cwd=folder)
+    for name, template in others.items():
+        out = folder / f"{kernel}.{name}.c"
+        done = subprocess.run(tool_command(template, source, out, size, examples), capture_output=True, cwd=folder)
         if done.returncode == 0 and out.is_file():
-            variants[f"vs{index}"] = out
+            variants[name] = out
     return variants
 
 
@@ -105,27 +125,30 @@ def bench_kernel(
     threads: int,
     runs: int,
     flags: list[str],
-    others: list[str],
+    others: Mapping[str, str],
     min_seconds: float = 0.0,
+    *,
+    examples: Path,
 ) -> dict[str, tuple[float, bool, bool]]:
     """Median time of each variant, whether its output matches the original's, and whether
     its code is an earlier variant's (then it was not timed again).  At least ``runs``
     rounds; more while a variant's times add up to less than ``min_seconds`` (``rounds_wanted``).
-    Another tool's variant that it does not write or that gcc does not compile is left out."""
+    Another tool's variant (``others``, by column name) that it does not write or that gcc does not compile is
+    left out."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        sources = kernel_variants(kernel, folder, flags, others, size)
-        for name in [name for name in sources if name.startswith("vs")]:
+        sources = kernel_variants(kernel, folder, flags, others, size, examples)
+        for name in [name for name in sources if name in others]:
             try:
-                _compile(sources[name], folder / f"{kernel}.{name}.bin", size)
+                _compile(sources[name], folder / f"{kernel}.{name}.bin", size, examples)
             except ToolchainError:
                 del sources[name]
-        twin = twins(sources, example_cpp_flags(size))
+        twin = twins(sources, example_cpp_flags(size, examples))
         binaries = {}
         for name in dict.fromkeys(twin.values()):
             binaries[name] = folder / f"{kernel}.{name}.bin"
-            if not name.startswith("vs"):
-                _compile(sources[name], binaries[name], size)
+            if name not in others:
+                _compile(sources[name], binaries[name], size, examples)
         times, outputs, failures = interleaved(binaries, lambda binary: _run(binary, threads), runs, min_seconds)
         if failures:
             raise ToolchainError(next(iter(failures.values())))
@@ -184,7 +207,13 @@ def roofline_table(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m polyopt.bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("kernels", nargs="*", help="kernel names (default: the whole example suite)")
+    parser.add_argument("kernels", nargs="*", help="kernel names (default: every example of --examples)")
+    parser.add_argument(
+        "--examples",
+        type=Path,
+        metavar="DIR",
+        help=f"the folder of the example kernels, NAME.c beside polybench_lite.h (default: {EXAMPLES})",
+    )
     parser.add_argument("--size", default="LARGE", choices=["MINI", "SMALL", "LARGE"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3, help="rounds at least (default 3)")
@@ -199,8 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         "--vs",
         action="append",
         default=[],
-        metavar="COMMAND",
-        help="another tool's command with {in}, {out} and {cppflags} (-I/-D of the kernel); may repeat",
+        metavar="[NAME=]COMMAND",
+        help="another tool's command with {in}, {out} and {cppflags} (-I/-D of the kernel), named NAME in the"
+        " results (default: its program's name); may repeat",
     )
     parser.add_argument("--polybench", type=Path, metavar="DIR", help="bench every kernel of this PolyBench/C tree")
     parser.add_argument("--dataset", default="LARGE", choices=DATASETS, help="--polybench: timed at (default LARGE)")
@@ -217,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"--polybench: as polyopt check's (default {DEFAULT_RTOL:g}); --corpus: of the checksums"
         f" (default {CORPUS_RTOL:g})",
     )
-    parser.add_argument("--json", type=Path, metavar="FILE", help="--polybench: also write the results as JSON")
+    parser.add_argument(
+        "--json", type=Path, metavar="FILE", help="also write the results as JSON (the examples, or --polybench)"
+    )
     parser.add_argument("--markdown", action="store_true", help="--corpus: print the table in markdown")
     parser.add_argument(
         "--roofline", action="store_true", help="also each kernel's roofline bound and the fraction each tool reaches"
@@ -241,6 +273,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--roofline benches the examples: it excludes --polybench and --corpus")
     if (args.polybench is not None or args.corpus is not None) and args.kernels:
         parser.error("--polybench and --corpus take --kernels K1,K2, not kernel names")
+    if args.examples is not None and (args.polybench is not None or args.corpus is not None):
+        parser.error("--examples names the example suite: it excludes --polybench and --corpus")
+    if args.json is not None and args.corpus is not None:
+        parser.error("--json writes the results of the examples or of --polybench, not of --corpus")
+    try:
+        args.vs = vs_columns(args.vs)
+    except ValueError as error:
+        parser.error(str(error))
     if args.polybench is not None:
         args.rtol = DEFAULT_RTOL if args.rtol is None else args.rtol
         return polybench_main(args)
@@ -248,21 +288,34 @@ def main(argv: list[str] | None = None) -> int:
         args.rtol = CORPUS_RTOL if args.rtol is None else args.rtol
         arguments = sys.argv[1:] if argv is None else argv
         return corpus_main(args, " ".join(["python3 -m polyopt.bench", *map(shlex.quote, arguments)]))
-    kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))
-    names = ["original", "polyopt"] + [f"vs{i}" for i in range(len(args.vs))]
+    examples = EXAMPLES if args.examples is None else args.examples
+    try:
+        kernels = example_kernels(examples, args.kernels)
+    except ValueError as error:
+        parser.error(str(error))
+    vs: dict[str, str] = args.vs
+    names = ["original", "polyopt", *vs]
     print(
-        f"size {args.size}, {args.threads} threads, median of {args.runs} rounds or more (until each variant's"
-        f" times add up to {args.min_seconds} s, {MAX_ROUNDS} at most), gcc {' '.join(CFLAGS)}"
+        f"{len(kernels)} examples of {examples}, size {args.size}, {args.threads} threads, median of {args.runs}"
+        f" rounds or more (until each variant's times add up to {args.min_seconds} s, {MAX_ROUNDS} at most),"
+        f" gcc {' '.join(CFLAGS)}"
     )
-    for index, command in enumerate(args.vs):
-        print(f"vs{index}: {command}")
+    for name, command in vs.items():
+        print(f"{name}: {command}")
     print(f"{'kernel':<16}" + "".join(f"{n + ' s':>12}" for n in names) + "".join(f"{n + ' x':>12}" for n in names[1:]))
     speedups: dict[str, list[float]] = {n: [] for n in names[1:]}
     results: dict[str, Result] = {}
     for kernel in kernels:
         try:
             result = bench_kernel(
-                kernel, args.size, args.threads, args.runs, shlex.split(args.flags), args.vs, args.min_seconds
+                kernel,
+                args.size,
+                args.threads,
+                args.runs,
+                shlex.split(args.flags),
+                vs,
+                args.min_seconds,
+                examples=examples,
             )
         except (subprocess.CalledProcessError, ToolchainError) as error:
             print(f"{kernel:<16}failed: {error}")
@@ -276,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seconds, same, repeated = result[name]
             ratio = base / seconds if seconds > 0 else math.inf
-            speedups[name].append(ratio)
+            if 0 < ratio < math.inf:  # a time of 0 is below the timer's resolution: no speedup to average
+                speedups[name].append(ratio)
             row += f"{ratio:>10.2f}{'x' if same else '!'}{'=' if repeated else ' '}"
         print(row, flush=True)
     for name, values in speedups.items():
@@ -284,13 +338,42 @@ def main(argv: list[str] | None = None) -> int:
             print(f"geometric mean speedup of {name}: {geometric_mean(values):.2f}x over {len(values)} kernels")
     print("('!' after a speedup: that variant's output differs from the original's beyond a 1e-6 relative tolerance;")
     print(" '=': its code is identical to an earlier column's, which was timed for both)")
+    if args.json is not None:
+        polyopt = " ".join(["polyopt", *shlex.split(args.flags), "{cppflags}", "{in}", "-o", "{out}"])
+        commands = {"polyopt": polyopt, **vs}
+        args.json.write_text(json.dumps(examples_json(results, args.size, args.threads, commands), indent=2) + "\n")
     if args.roofline:
         try:
-            print_roofline(results, args.size, args.threads, names[1:], args.target, args.plot)
+            print_roofline(results, args.size, args.threads, names[1:], args.target, args.plot, examples)
         except PlotError as error:
             print(f"python -m polyopt.bench: error: {error}", file=sys.stderr)
             return 1
     return 0
+
+
+def examples_json(results: Mapping[str, Result], size: str, threads: int, commands: Mapping[str, str]) -> dict:
+    """The results of the examples as plain data for ``--json``: the settings, each tool's command by its column
+    name, and per kernel and column the median seconds, whether the output is the original's and the column whose
+    program was timed for it (its own, or an earlier one with the same code)."""
+    return {
+        "machine": machine_description(),
+        "date": datetime.date.today().isoformat(),
+        "size": size,
+        "threads": threads,
+        "commands": dict(commands),
+        "kernels": {
+            kernel: {
+                name: {"seconds": seconds, "same_output": same, "timed_once_with_an_earlier_column": repeated}
+                for name, (seconds, same, repeated) in result.items()
+            }
+            for kernel, result in results.items()
+        },
+    }
+
+
+def roofline_title(machine: str, size: str, threads: int, date: str) -> str:
+    """The title of the roofline plot: the machine the kernels ran on, the size, the threads and the date."""
+    return f"{machine}: size {size}, {threads} threads, {date}"
 
 
 def print_roofline(
@@ -299,12 +382,13 @@ def print_roofline(
     threads: int,
     tools: Sequence[str],
     target: Path | None,
-    plot: Path | None = None,
+    plot: Path | None,
+    examples: Path,
 ) -> None:
-    """The roofline table of ``results`` (kernels timed at ``size`` on ``threads``), under the limits used;
-    with ``plot``, also drawn there."""
+    """The roofline table of ``results`` (kernels of the folder ``examples`` timed at ``size`` on ``threads``),
+    under the limits used; with ``plot``, also drawn there."""
     limits, origin = roofline_limits(load_target(target) if target is not None else detect())
-    works = {kernel: file_work(EXAMPLES / f"{kernel}.c", example_cpp_flags(size)) for kernel in results}
+    works = {kernel: file_work(examples / f"{kernel}.c", example_cpp_flags(size, examples)) for kernel in results}
     bounds = {kernel: bound(work, limits, threads) for kernel, work in works.items()}
     core = "" if threads > 1 else "_core"
     print(
@@ -321,5 +405,6 @@ def print_roofline(
             for tool in ("original", *tools)
             if tool in result and result[tool][0] > 0
         ]
-        plot_roofline(plot, points, limits, threads, f"size {size}, {threads} threads; limits {origin}")
+        title = roofline_title(machine_description(), size, threads, datetime.date.today().isoformat())
+        plot_roofline(plot, points, limits, threads, title)
         print(f"roofline plot: {plot}")

@@ -1,14 +1,14 @@
 """The optimizer's own time: seconds to transform each example kernel, polyopt against other tools.
 
-Usage: ``python -m polyopt.bench.transform_time [KERNEL ...] [--size LARGE] [--rounds 5] [--flags '...']
-[--vs 'polycc --tile --parallel {in} -o {out}'] [--save DIR] [--same-as DIR]``.
+Usage: ``python -m polyopt.bench.transform_time [KERNEL ...] [--examples DIR] [--size LARGE] [--rounds 5]
+[--flags '...'] [--vs '[NAME=]polycc --tile --parallel {in} -o {out}'] [--save DIR] [--same-as DIR]``.
 
-Each tool's command runs on each kernel in turn (polyopt, then each ``--vs``, round after round), timed by the
-wall clock of the whole process, as a Makefile runs it; per kernel the median of the rounds, then per tool the
-median over the kernels.  polyopt's output must be the same bytes in every round (else it is flagged);
-``--save DIR`` keeps it, and ``--same-as DIR`` compares it with an earlier ``--save``, so that a faster optimizer
-is shown to make the same decisions.  polyopt's own probe is read from its cache: a first, untimed round
-fills it.
+Each tool's command (named as ``python -m polyopt.bench`` names it) runs on each example kernel in turn
+(polyopt, then each ``--vs``, round after round), timed by the wall clock of the whole process, as a Makefile runs
+it; per kernel the median of the rounds, then per tool the median over the kernels.  polyopt's output must be the
+same bytes in every round (else it is flagged); ``--save DIR`` keeps it, and ``--same-as DIR`` compares it with an
+earlier ``--save``, so that a faster optimizer is shown to make the same decisions.  polyopt's own probe is read
+from its cache: a first, untimed round fills it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from polyopt.bench.suite import EXAMPLES, tool_command
+from polyopt.bench.polybench import vs_columns
+from polyopt.bench.suite import EXAMPLES, example_kernels, tool_command
 
 PROG = "python -m polyopt.bench.transform_time"
 POLYOPT = f"{shlex.quote(sys.executable)} -m polyopt {{cppflags}} {{in}} -o {{out}}"
@@ -37,11 +38,12 @@ def _timed(command: Sequence[str], folder: Path) -> float | None:
 
 
 def kernel_times(
-    kernel: str, tools: dict[str, str], rounds: int, size: str, flags: str, folder: Path
+    kernel: str, tools: dict[str, str], rounds: int, size: str, flags: str, folder: Path, examples: Path
 ) -> tuple[dict[str, float | None], bytes, bool]:
-    """Per tool the median seconds over ``rounds`` (after one untimed round; None: the tool failed, and is not
-    run again), polyopt's output (empty when it failed) and whether it was the same in every round."""
-    source = EXAMPLES / f"{kernel}.c"
+    """Per tool the median seconds over ``rounds`` on ``kernel`` of the folder ``examples`` (after one untimed
+    round; None: the tool failed, and is not run again), polyopt's output (empty when it failed) and whether it
+    was the same in every round."""
+    source = examples / f"{kernel}.c"
     times: dict[str, list[float]] = {name: [] for name in tools}
     failed: set[str] = set()
     outputs: set[bytes] = set()
@@ -51,7 +53,7 @@ def kernel_times(
                 continue
             output = folder / f"{kernel}.{name}.c"
             extra = shlex.split(flags) if name == "polyopt" else []
-            seconds = _timed([*tool_command(template, source, output, size), *extra], folder)
+            seconds = _timed([*tool_command(template, source, output, size, examples), *extra], folder)
             if seconds is None:
                 failed.add(name)
                 continue
@@ -66,16 +68,24 @@ def kernel_times(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("kernels", nargs="*", help="kernel names (default: the whole example suite)")
+    parser.add_argument("kernels", nargs="*", help="kernel names (default: every example of --examples)")
+    parser.add_argument(
+        "--examples", type=Path, default=EXAMPLES, metavar="DIR", help=f"the example kernels' folder ({EXAMPLES})"
+    )
     parser.add_argument("--size", default="LARGE", choices=["MINI", "SMALL", "LARGE"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per kernel (default 5)")
     parser.add_argument("--flags", default="", help="extra polyopt flags")
-    parser.add_argument("--vs", action="append", default=[], metavar="COMMAND", help="another tool; may repeat")
+    parser.add_argument(
+        "--vs", action="append", default=[], metavar="[NAME=]COMMAND", help="another tool, named NAME; may repeat"
+    )
     parser.add_argument("--save", type=Path, metavar="DIR", help="write polyopt's outputs into DIR")
     parser.add_argument("--same-as", type=Path, metavar="DIR", help="compare polyopt's outputs with DIR's")
     args = parser.parse_args(argv)
-    kernels = args.kernels or sorted(p.stem for p in EXAMPLES.glob("*.c"))
-    tools = {"polyopt": POLYOPT, **{f"vs{index}": command for index, command in enumerate(args.vs)}}
+    try:
+        kernels = example_kernels(args.examples, args.kernels)
+        tools = {"polyopt": POLYOPT, **vs_columns(args.vs)}
+    except ValueError as error:
+        parser.error(str(error))
     for name, command in tools.items():
         print(f"{name}: {command} {args.flags if name == 'polyopt' else ''}".rstrip())
     print(f"size {args.size}, median of {args.rounds} rounds (wall clock per run)")
@@ -84,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     different = 0
     with tempfile.TemporaryDirectory(prefix="polyopt-transform-time-") as name:
         for kernel in kernels:
-            times, output, stable = kernel_times(kernel, tools, args.rounds, args.size, args.flags, Path(name))
+            times, output, stable = kernel_times(
+                kernel, tools, args.rounds, args.size, args.flags, Path(name), args.examples
+            )
             status = "stable" if stable else "CHANGES between rounds"
             if args.same_as is not None:
                 same = (args.same_as / f"{kernel}.c").read_bytes() == output
