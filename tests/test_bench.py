@@ -17,15 +17,8 @@ from polyopt.bench.corpus import CORPUS, corpus_rows, corpus_summary, corpus_tab
 from polyopt.bench.gemm import Row, table
 from polyopt.bench.gemm import main as bench_gemm_main
 from polyopt.bench.polybench import FAILED, OK, WRONG, Cell, vs_columns
-from polyopt.bench.suite import (
-    bench_kernel,
-    example_kernels,
-    kernel_variants,
-    print_roofline,
-    roofline_limits,
-    roofline_table,
-    roofline_title,
-)
+from polyopt.bench.roofline import print_roofline, roofline_limits, roofline_table, roofline_title
+from polyopt.bench.suite import bench_kernel, example_kernels, kernel_variants
 from polyopt.bench.suite import main as bench_main
 from polyopt.bench.timing import MAX_ROUNDS, interleaved, rounds_wanted, twins
 from polyopt.library.blas import cblas_available
@@ -379,7 +372,8 @@ def test_the_plot_names_each_tool_in_its_legend_and_its_title_names_the_machine(
     target.write_text("".join(f"{field.replace('_', '-')} = 5\n" for field in LIMIT_FIELDS))
     results = {"gemm": {"original": (2.0, True, False), "polyopt": (1.0, True, False), "pluto": (1.0, True, True)}}
 
-    print_roofline(results, "MINI", 2, ["polyopt", "pluto"], target, tmp_path / "roofline.svg", EXAMPLES)
+    works = {"gemm": Work(flops=4 * 10**6, bytes=10**6)}
+    print_roofline(results, works, "MINI", 2, ["polyopt", "pluto"], target, tmp_path / "roofline.svg")
 
     plot = (tmp_path / "roofline.svg").read_text()
     assert all(f">{tool}</text>" in plot for tool in ("original", "polyopt", "pluto"))

@@ -23,8 +23,8 @@ it is compiled and timed once, and the later columns are marked ``=``, so that
 noise between two runs of the same code never shows as a speedup or a loss.
 ``--roofline`` adds a table: per kernel its arithmetic intensity and roofline bound (``polyopt.roofline.bound``),
 and per tool (polyopt and each ``--vs``) the GFLOP/s reached and the fraction of the bound (bound time ÷
-measured time), with the geometric mean of the fractions; ``--plot FILE`` draws them (``polyopt.roofline.plot``),
-titled with the machine, the size and the date.
+measured time), with the geometric mean of the fractions; ``--plot FILE`` draws them, titled with the machine,
+the size and the date (``polyopt.bench.roofline``).
 """
 
 from __future__ import annotations
@@ -43,13 +43,11 @@ from pathlib import Path
 
 from polyopt.bench.corpus import CORPUS_RTOL, corpus_main, machine_description
 from polyopt.bench.polybench import DATASETS, polybench_main, vs_columns
+from polyopt.bench.roofline import Result, print_roofline
 from polyopt.bench.timing import MAX_ROUNDS, geometric_mean, interleaved, twins
-from polyopt.machine import Machine, detect, load_target
-from polyopt.measure.limits import Limits, measured_limits
 from polyopt.program.harness import DEFAULT_RTOL
-from polyopt.roofline.bound import Bound, Work, bound, file_work
-from polyopt.roofline.plot import SUFFIXES, PlotError, Point, plot_roofline
-from polyopt.target_keys import LIMIT_FIELDS
+from polyopt.roofline.bound import file_work
+from polyopt.roofline.plot import SUFFIXES, PlotError
 from polyopt.toolchain import CFLAGS, ToolchainError, compile_c, first_difference, run_polyopt, run_program
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"  # the source tree's: an installed polyopt has none
@@ -160,49 +158,6 @@ def bench_kernel(
             )
             for name in sources
         }
-
-
-Result = Mapping[str, tuple[float, bool, bool]]  # bench_kernel's: per variant, seconds, same output, timed once
-
-
-def roofline_limits(machine: Machine) -> tuple[Limits, str]:
-    """The limits of the roofline: ``machine``'s profile keys when it sets them all (a target file), else the
-    measured ones (``polyopt.measure.limits``, cached), and where they come from."""
-    values = {field: getattr(machine, field) for field in LIMIT_FIELDS}
-    if all(value > 0 for field, value in values.items() if "_l3" not in field):
-        return Limits(**values), machine.origin
-    limits, how = measured_limits(machine)
-    return limits, f"measured: {how}"
-
-
-def roofline_table(
-    results: Mapping[str, Result], works: Mapping[str, Work], bounds: Mapping[str, Bound], tools: Sequence[str]
-) -> str:
-    """Per kernel, its flops per byte, its bound (seconds, and which limit applies) and per tool the GFLOP/s
-    reached and the fraction of the bound (``!`` after it: the tool's output differs; ``-`` for a time of 0 or
-    a tool that failed); then the geometric mean of each tool's fractions."""
-    lines = [
-        f"{'kernel':<16}{'flop/B':>8}{'bound s':>12}{'bound':>9}"
-        + "".join(f"{tool + ' GF/s':>16}{tool + ' frac':>15} " for tool in tools)
-    ]
-    fractions: dict[str, list[float]] = {tool: [] for tool in tools}
-    for kernel, result in results.items():
-        work, limit = works[kernel], bounds[kernel]
-        row = f"{kernel:<16}{work.intensity:>8.2f}{limit.seconds:>12.3e}{limit.applies:>9}"
-        for tool in tools:
-            seconds, same, _ = result.get(tool, (0.0, True, False))
-            if seconds <= 0:  # below the timer's resolution, or the tool failed
-                row += f"{'-':>16}{'-':>15} "
-                continue
-            fraction = limit.seconds / seconds
-            fractions[tool].append(fraction)
-            row += f"{work.flops / seconds / 1e9:>16.2f}{fraction:>15.3f}{' ' if same else '!'}"
-        lines.append(row)
-    means = [geometric_mean(values) for values in fractions.values()]
-    lines.append(
-        f"{'geometric mean':<45}" + "".join(f"{'':>16}{mean:>15.3f} " if mean else f"{'':>32}" for mean in means)
-    )
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(examples_json(results, args.size, args.threads, commands), indent=2) + "\n")
     if args.roofline:
         try:
-            print_roofline(results, args.size, args.threads, names[1:], args.target, args.plot, examples)
+            cpp_flags = example_cpp_flags(args.size, examples)
+            works = {kernel: file_work(examples / f"{kernel}.c", cpp_flags) for kernel in results}
+            print_roofline(results, works, args.size, args.threads, names[1:], args.target, args.plot)
         except PlotError as error:
             print(f"python -m polyopt.bench: error: {error}", file=sys.stderr)
             return 1
@@ -369,42 +326,3 @@ def examples_json(results: Mapping[str, Result], size: str, threads: int, comman
             for kernel, result in results.items()
         },
     }
-
-
-def roofline_title(machine: str, size: str, threads: int, date: str) -> str:
-    """The title of the roofline plot: the machine the kernels ran on, the size, the threads and the date."""
-    return f"{machine}: size {size}, {threads} threads, {date}"
-
-
-def print_roofline(
-    results: Mapping[str, Result],
-    size: str,
-    threads: int,
-    tools: Sequence[str],
-    target: Path | None,
-    plot: Path | None,
-    examples: Path,
-) -> None:
-    """The roofline table of ``results`` (kernels of the folder ``examples`` timed at ``size`` on ``threads``),
-    under the limits used; with ``plot``, also drawn there."""
-    limits, origin = roofline_limits(load_target(target) if target is not None else detect())
-    works = {kernel: file_work(examples / f"{kernel}.c", example_cpp_flags(size, examples)) for kernel in results}
-    bounds = {kernel: bound(work, limits, threads) for kernel, work in works.items()}
-    core = "" if threads > 1 else "_core"
-    print(
-        f"\nroofline at {threads} threads: peak {getattr(limits, f'peak_gflops_double{core}'):g} GFLOP/s,"
-        f" {getattr(limits, f'peak_gdivs_double{core}'):g} G double divisions/s,"
-        f" DRAM {getattr(limits, f'bandwidth_dram{core}'):g} GB/s ({origin})"
-    )
-    print(roofline_table(results, works, bounds, tools), end="")
-    print("(frac: bound time / measured time; '!': that tool's output differs from the original's)")
-    if plot is not None:
-        points = [
-            Point(kernel, tool, works[kernel].intensity, works[kernel].flops / result[tool][0] / 1e9)
-            for kernel, result in results.items()
-            for tool in ("original", *tools)
-            if tool in result and result[tool][0] > 0
-        ]
-        title = roofline_title(machine_description(), size, threads, datetime.date.today().isoformat())
-        plot_roofline(plot, points, limits, threads, title)
-        print(f"roofline plot: {plot}")
