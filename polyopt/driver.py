@@ -19,7 +19,8 @@ from polyopt.frontend.scop import Scop
 from polyopt.library.blas import library_enabled
 from polyopt.library.choice import ProbeNeeded
 from polyopt.options import LibraryChoice, Options
-from polyopt.pipeline import RegionOutcome, optimize_scop
+from polyopt.outcome import RegionOutcome
+from polyopt.pipeline import optimize_scop
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """``--report``: the text for each region, and the one JSON document of ``--report=json``.
 
-Public: ``DependenceLine``, ``StatementLine``, ``RegionReport``, ``Section``, ``with_sections``, ``region_report``,
-``empty_report``, ``RegionSummary``, ``format_report``, ``report_json``, ``REPORT_FORMAT``.
+Public: ``DependenceLine``, ``StatementLine``, ``Heading``, ``Section``, ``SCHEDULE``, ``NOTES``, ``layout``,
+``RegionReport``, ``gathered``, ``region_report``, ``empty_report``, ``merged``, ``format_report``, ``RegionSummary``,
+``report_json``, ``REPORT_FORMAT``.
 """
 
 from __future__ import annotations
@@ -43,48 +44,67 @@ class StatementLine:
 
 
 @dataclass(frozen=True)
+class Heading:
+    """A section of a region's report: its ``key`` in ``--report=json``, its ``title`` in the text, and its
+    ``rank`` (sections print in the order of their ranks).  The text prints a heading without lines as
+    ``(none)`` when ``always``, else leaves it out; a ``joined`` heading is one line, its lines joined by
+    `` | `` (one string in the JSON document), ``default`` when no pass gave it one."""
+
+    key: str
+    title: str
+    rank: int
+    always: bool = False
+    joined: bool = False
+    default: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """Lines of one pass's report under one heading."""
+
+    heading: Heading
+    lines: tuple[str, ...]
+
+
+SCHEDULE = Heading("schedule", "schedule", 90, always=True)
+NOTES = Heading("notes", "note", 150)
+
+
+def layout(headings: Iterable[Heading]) -> tuple[Heading, ...]:
+    """The headings of a region's report, in the order of their ranks: ``headings`` (those of the passes
+    that may run), the schedule and the notes."""
+    unique = {heading.key: heading for heading in (*headings, SCHEDULE, NOTES)}
+    return tuple(sorted(unique.values(), key=lambda heading: heading.rank))
+
+
+@dataclass(frozen=True)
 class RegionReport:
-    """What polyopt found and decided for one region (every decision as text)."""
+    """What polyopt found and decided for one region (every decision as text): the region's parameters,
+    statements and dependences, then one section per heading of the report's layout, in order."""
 
     index: int
     location: Location
     parameters: tuple[ParameterValue, ...]
     statements: tuple[StatementLine, ...]
     dependences: tuple[DependenceLine, ...]
-    fusion: str
-    schedule: tuple[str, ...]
-    tiles: tuple[str, ...]
-    parallel: tuple[str, ...]
-    vector: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-    reductions: tuple[str, ...] = ()
-    non_reductions: tuple[str, ...] = ()
-    expansions: tuple[str, ...] = ()
-    in_place: tuple[str, ...] = ()
-    contractions: tuple[str, ...] = ()
-    library: tuple[str, ...] = ()
-    fusion_candidates: tuple[str, ...] = ()
-    fusion_schedules: tuple[str, ...] = ()
-    as_written: tuple[str, ...] = ()
+    sections: tuple[Section, ...]
+
+    def lines(self, key: str) -> tuple[str, ...]:
+        """The lines under the heading ``key``."""
+        return next(section.lines for section in self.sections if section.heading.key == key)
+
+    def replaced(self, *sections: Section) -> RegionReport:
+        """The report with the lines of each of ``sections`` under its heading instead of the lines there."""
+        new = {section.heading.key: section for section in sections}
+        return replace(self, sections=tuple(new.get(section.heading.key, section) for section in self.sections))
 
 
-@dataclass(frozen=True)
-class Section:
-    """One pass's report lines for one field of ``RegionReport``."""
-
-    field: str
-    lines: tuple[str, ...]
-
-
-def with_sections(report: RegionReport, sections: Iterable[Section]) -> RegionReport:
-    """``report`` with the lines of ``sections`` added to their fields, in order; the ``fusion`` lines,
-    when there are any, replace its fusion text."""
-    fields: dict[str, tuple[str, ...]] = {}
+def gathered(headings: tuple[Heading, ...], sections: Iterable[Section]) -> tuple[Section, ...]:
+    """One section per heading of ``headings``: the lines of ``sections`` under it in order, else its default."""
+    lines: dict[str, tuple[str, ...]] = {heading.key: () for heading in headings}
     for section in sections:
-        fields[section.field] = fields.get(section.field, ()) + section.lines
-    fusion = fields.pop("fusion", ())
-    added = {name: getattr(report, name) + lines for name, lines in fields.items()}
-    return replace(report, fusion=" | ".join(fusion) if fusion else report.fusion, **added)
+        lines[section.heading.key] += section.lines
+    return tuple(Section(heading, lines[heading.key] or heading.default) for heading in headings)
 
 
 def region_report(
@@ -94,9 +114,10 @@ def region_report(
     schedule: isl.Schedule,
     sections: Iterable[Section],
     setting: Setting,
+    headings: tuple[Heading, ...],
 ) -> RegionReport:
     """The report of ``model`` (dependences ``deps``) scheduled by ``schedule``: its decisions' ``sections`` in
-    order."""
+    order under ``headings`` (a ``layout``)."""
     scop = model.scop
     statements = tuple(
         StatementLine(s.name, s.location, model.domains[s.name].to_str(), print_statement(s.body, {}))
@@ -106,41 +127,42 @@ def region_report(
         DependenceLine(d.kind, scop.members.get(d.array, d.array), d.source, d.sink, carrying_loops(model, d))
         for d in deps.items
     )
-    report = RegionReport(
-        index=region.index,
-        location=scop.location,
-        parameters=tuple(setting.parameter(name) for name in scop.parameters),
-        statements=statements,
-        dependences=dependences,
-        fusion="none (original order)",
-        schedule=tuple(describe_schedule(schedule)),
-        tiles=(),
-        parallel=(),
-        vector=(),
-    )
-    return with_sections(report, sections)
-
-
-def empty_report(region: Region, setting: Setting) -> RegionReport:
-    """The report of a region none of whose statements ever executes."""
+    parameters = tuple(setting.parameter(name) for name in scop.parameters)
+    described = Section(SCHEDULE, tuple(describe_schedule(schedule)))
     return RegionReport(
-        index=region.index,
-        location=region.location,
-        parameters=tuple(setting.parameter(name) for name in setting.parameters),
-        statements=(),
-        dependences=(),
-        fusion="none (no statement executes)",
-        schedule=(),
-        tiles=(),
-        parallel=(),
-        vector=(),
+        region.index, scop.location, parameters, statements, dependences, gathered(headings, (described, *sections))
     )
 
 
-def _section(title: str, items: tuple[str, ...]) -> list[str]:
+def empty_report(region: Region, setting: Setting, headings: tuple[Heading, ...], *sections: Section) -> RegionReport:
+    """The report of a region none of whose statements ever executes, with ``sections``."""
+    parameters = tuple(setting.parameter(name) for name in setting.parameters)
+    return RegionReport(region.index, region.location, parameters, (), (), gathered(headings, sections))
+
+
+def merged(reports: Sequence[RegionReport]) -> RegionReport:
+    """One report for the segments of a region: the first one's place and parameters, and the statements,
+    dependences and lines of each segment in turn under each heading."""
+    first = reports[0]
+    statements = tuple(line for report in reports for line in report.statements)
+    dependences = tuple(line for report in reports for line in report.dependences)
+    sections = gathered(tuple(s.heading for s in first.sections), (s for r in reports for s in r.sections))
+    return replace(first, statements=statements, dependences=dependences, sections=sections)
+
+
+def _listed(title: str, items: tuple[str, ...]) -> list[str]:
     if not items:
         return [f"  {title}: (none)"]
     return [f"  {title}:"] + [f"    {item}" for item in items]
+
+
+def _section_text(section: Section) -> list[str]:
+    heading = section.heading
+    if heading == NOTES:  # a report made in a child process holds copies of the headings
+        return [f"  note: {note}" for note in section.lines]
+    if heading.joined:
+        return [f"  {heading.title}: {' | '.join(section.lines)}"]
+    return _listed(heading.title, section.lines) if section.lines or heading.always else []
 
 
 def format_report(report: RegionReport) -> str:
@@ -156,26 +178,8 @@ def format_report(report: RegionReport) -> str:
     for dep in report.dependences:
         carried = f"carried by {', '.join(dep.carried_by)}" if dep.carried_by else "loop-independent"
         lines.append(f"    {dep.kind:<6} on {dep.array}: {dep.source} -> {dep.sink}, {carried}")
-    lines.extend(_section("scalars kept in the elements they are stored to", report.in_place))
-    lines.extend(_section("expanded scalars", report.expansions))
-    lines.extend(_section("reductions (may be reordered)", report.reductions))
-    if report.non_reductions:
-        lines.extend(_section("updates kept in order", report.non_reductions))
-    if report.fusion_candidates:
-        lines.extend(_section("fusion candidates (cost model)", report.fusion_candidates))
-    lines.append(f"  fusion: {report.fusion}")
-    if report.fusion_schedules:
-        lines.extend(_section("fusion groups' schedules (the candidate that gave each)", report.fusion_schedules))
-    if report.as_written:
-        lines.extend(_section("as written against transformed (cost model)", report.as_written))
-    lines.extend(_section("schedule", report.schedule))
-    lines.extend(_section("tiled bands", report.tiles))
-    lines.extend(_section("parallel loops", report.parallel))
-    lines.extend(_section("vector loops", report.vector))
-    lines.extend(_section("contracted arrays", report.contractions))
-    if report.library:
-        lines.extend(_section("library calls", report.library))
-    lines.extend(f"  note: {note}" for note in report.notes)
+    for section in report.sections:
+        lines.extend(_section_text(section))
     return "\n".join(lines) + "\n"
 
 
@@ -221,8 +225,12 @@ def _region(region: RegionSummary) -> dict[str, Any]:
         "summary": region.summary,
         "warnings": list(region.warnings),
     }
-    if region.report is not None:
-        decisions = asdict(region.report)
-        del decisions["index"], decisions["location"]
-        entry |= decisions
+    report = region.report
+    if report is not None:
+        entry["parameters"] = [asdict(parameter) for parameter in report.parameters]
+        entry["statements"] = [asdict(statement) for statement in report.statements]
+        entry["dependences"] = [asdict(dependence) for dependence in report.dependences]
+        for section in report.sections:
+            lines = section.lines
+            entry[section.heading.key] = " | ".join(lines) if section.heading.joined else list(lines)
     return entry

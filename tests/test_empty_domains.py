@@ -56,7 +56,7 @@ def test_a_statement_that_never_executes_is_left_out_with_a_note() -> None:
     (region,) = outcome.regions
     assert region.report is not None
     assert [statement.name for statement in region.report.statements] == ["S1", "S2", "S3"]
-    assert region.report.notes[0] == "S0 (line 9) never executes (its domain is empty): left out"
+    assert region.report.lines("notes")[0] == "S0 (line 9) never executes (its domain is empty): left out"
 
 
 def test_a_statement_empty_only_for_some_parameter_values_is_kept() -> None:
@@ -66,7 +66,7 @@ def test_a_statement_empty_only_for_some_parameter_values_is_kept() -> None:
 
     assert region.report is not None
     assert [statement.name for statement in region.report.statements] == ["S0", "S1", "S2", "S3"]
-    assert not any("never executes" in note for note in region.report.notes)
+    assert not any("never executes" in note for note in region.report.lines("notes"))
 
 
 def test_a_region_none_of_whose_statements_executes_keeps_only_the_iterator_values(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Tests for ``polyopt.passes``: decisions kept per pass in order, the report assembled from their
-sections, the part passes each run behind the earlier ones, and the loop stage asked once per candidate
-schedule (``LoopQuery``)."""
+"""Tests for ``polyopt.passes``: decisions kept per step in order, the runners of the three kinds of step, the
+two speculative combinators (the part steps each run behind the earlier ones; the choices weighed in turn),
+the report assembled from the steps' sections under their headings, and the loop stage asked once per
+candidate schedule (``LoopQuery``)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,16 @@ from polyopt.emit.isl_ast import Generated
 from polyopt.frontend.scop import Scop
 from polyopt.model import PolyModel
 from polyopt.options import Options
-from polyopt.passes.base import NO_DECISIONS, Part, PartSetting, RegionContext, RunPart, run_part_passes
+from polyopt.passes.base import NO_DECISIONS, Candidate, Decisions, Part, RegionContext
 from polyopt.passes.distribution import DISTRIBUTION
+from polyopt.passes.fusion import FUSION_POLICY
+from polyopt.passes.inplace import KEPT_IN_PLACE
+from polyopt.passes.library import LIBRARY_CALLS
 from polyopt.passes.loops import LoopEvaluation, LoopQuery
-from polyopt.passes.vector import VECTOR
-from polyopt.report import RegionReport, Section, with_sections
+from polyopt.passes.speculative import PartSetting, RunPart, per_candidate, per_part
+from polyopt.passes.steps import CodeSteps, ModelSteps, ScheduleSteps
+from polyopt.passes.vector import VECTOR, VECTOR_LOOPS
+from polyopt.report import NOTES, RegionReport, Section, format_report, gathered, layout, merged
 from polyopt.transform.distribution import DistributionPlan
 from polyopt.transform.vector import VectorPlan
 from tests.support import EXAMPLES
@@ -79,6 +85,8 @@ class _Recorded:
     """A part pass that records each plan it makes (with its setting's prefix) in ``seen`` and applies by
     running the statements through ``inner`` when ``alone``, else through ``rest``."""
 
+    headings = ()
+
     def __init__(self, name: str, plans: bool, alone: bool, seen: list[str]) -> None:
         self.name, self.plans, self.alone, self.seen = name, plans, alone, seen
 
@@ -108,13 +116,13 @@ def test_a_part_pass_runs_the_rest_or_the_inner_pipeline_alone(
 
     def inner(scop: Scop, options: Options, dead: frozenset[str]) -> Part:
         recorded.append("inner")
-        report = RegionReport(0, Location("k.c"), (), (), (), "none", (), (), (), ())
+        report = RegionReport(0, Location("k.c"), (), (), (), ())
         return Part(Generated((), frozenset()), report, (), "inner")
 
     first = _Recorded("first", first_plans, first_alone, recorded)
     second = _Recorded("second", True, False, recorded)
 
-    part = run_part_passes((first, second), PartSetting({}, "p"), inner)(NO_STATEMENTS, Options(), frozenset())
+    part = per_part((first, second), PartSetting({}, "p"), inner)(NO_STATEMENTS, Options(), frozenset())
 
     assert part.summary == "inner" and recorded == seen
 
@@ -128,17 +136,132 @@ def test_decisions_keep_each_pass_plan_in_order() -> None:
     assert decisions.plan_of(VECTOR) is vector and decisions.plan_of(DISTRIBUTION) is distribution
 
 
-def test_sections_fill_the_report_fields_in_pass_order() -> None:
-    empty = RegionReport(0, Location("k.c"), (), (), (), "none (original order)", (), (), (), ())
+class _Step:
+    """A step of any kind that records its plans and applications in ``seen``: it plans ``plan`` (None: no
+    plan) and applies by noting it."""
+
+    headings = (NOTES,)
+
+    def __init__(self, name: str, plan: str | None, seen: list[str]) -> None:
+        self.name, self.made, self.seen = name, plan, seen
+
+    def plan(self, ctx: object, schedule: object, earlier: Decisions) -> str | None:
+        self.seen.append(f"plan {self.name} after {[item.name for item in earlier.items]}")
+        return self.made
+
+    def apply(self, ctx: object, subject: object, plan: str) -> object:
+        self.seen.append(f"apply {self.name}")
+        return (ctx, subject) if self.name.startswith("model") else subject
+
+    def report(self, plan: str) -> list[Section]:
+        return [Section(NOTES, (plan,))]
+
+    def choose(self, written: object, earlier: Decisions, transformed: Candidate) -> Candidate:
+        ctx, schedule, decisions = transformed
+        self.seen.append(f"choose {self.name} after {[item.name for item in decisions.items]}")
+        return (ctx, schedule, decisions.then(self, self.made)) if self.made else transformed
+
+
+def _steps(seen: list[str], *named: tuple[str, str | None]) -> tuple[_Step, ...]:
+    return tuple(_Step(name, plan, seen) for name, plan in named)
+
+
+@pytest.mark.parametrize("kind", [ModelSteps, ScheduleSteps])
+def test_a_runner_applies_each_plan_in_turn_and_keeps_it_in_the_decisions(kind: type) -> None:
+    seen: list[str] = []
+    state = (None, None, NO_DECISIONS)
+
+    _, _, decisions = kind(_steps(seen, ("model a", "A"), ("model b", None), ("model c", "C"))).run(state)
+
+    assert seen == [
+        "plan model a after []",
+        "apply model a",
+        "plan model b after ['model a']",
+        "plan model c after ['model a']",
+        "apply model c",
+    ]
+    assert [item.name for item in decisions.items] == ["model a", "model c"]
+    assert list(decisions.sections()) == [Section(NOTES, ("A",)), Section(NOTES, ("C",))]
+
+
+def test_code_steps_all_plan_before_the_code_is_generated_and_apply_after() -> None:
+    seen: list[str] = []
+
+    def generated(decisions: Decisions) -> Generated:
+        seen.append(f"generate after {[item.name for item in decisions.items]}")
+        return Generated((), frozenset())
+
+    steps = CodeSteps(_steps(seen, ("first", "1"), ("second", None), ("third", "3")))  # type: ignore[arg-type]
+    _, decisions = steps.run((None, None, NO_DECISIONS), generated)  # type: ignore[arg-type]
+
+    assert seen == [
+        "plan first after []",
+        "plan second after ['first']",
+        "plan third after ['first']",
+        "generate after ['first', 'third']",
+        "apply first",
+        "apply third",
+    ]
+    assert decisions.plan_of(steps.steps[2]) == "3"
+
+
+def test_each_choice_weighs_the_candidate_kept_before_it() -> None:
+    seen: list[str] = []
+
+    _, _, decisions = per_candidate(
+        _steps(seen, ("first", "kept"), ("second", None)),  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        NO_DECISIONS,
+        (None, None, NO_DECISIONS),  # type: ignore[arg-type]
+    )
+
+    assert seen == ["choose first after []", "choose second after ['first']"]
+    assert [item.name for item in decisions.items] == ["first"]
+
+
+def test_sections_gather_under_the_layouts_headings_in_their_order() -> None:
+    headings = layout((VECTOR_LOOPS, FUSION_POLICY, KEPT_IN_PLACE))
     sections = [
-        Section("notes", ("declined",)),
-        Section("vector", ("distributed",)),
-        Section("fusion", ("smart: {nest 1}",)),
-        Section("notes", ("scheduled",)),
-        Section("vector", ("simd",)),
+        Section(NOTES, ("declined",)),
+        Section(VECTOR_LOOPS, ("distributed",)),
+        Section(FUSION_POLICY, ("smart: {nest 1}",)),
+        Section(NOTES, ("scheduled",)),
+        Section(VECTOR_LOOPS, ("simd",)),
     ]
 
-    report = with_sections(empty, sections)
+    report = RegionReport(0, Location("k.c"), (), (), (), gathered(headings, sections))
 
-    assert report.vector == ("distributed", "simd") and report.notes == ("declined", "scheduled")
-    assert report.fusion == "smart: {nest 1}" and with_sections(empty, []).fusion == "none (original order)"
+    assert [heading.key for heading in headings] == ["in_place", "fusion", "schedule", "vector", "notes"]
+    assert report.lines("vector") == ("distributed", "simd") and report.lines("notes") == ("declined", "scheduled")
+    assert report.lines("fusion") == ("smart: {nest 1}",) and report.lines("in_place") == ()
+    assert RegionReport(0, Location("k.c"), (), (), (), gathered(headings, ())).lines("fusion") == (
+        "none (original order)",
+    )
+
+
+def test_the_report_text_shows_each_heading_as_it_asks() -> None:
+    headings = layout((VECTOR_LOOPS, FUSION_POLICY, LIBRARY_CALLS))
+    sections = (Section(FUSION_POLICY, ("a", "b")), Section(NOTES, ("one", "two")))
+    report = RegionReport(1, Location("k.c", 3), (), (), (), gathered(headings, sections))
+
+    text = format_report(report)
+
+    assert text.splitlines()[4:] == [
+        "  fusion: a | b",
+        "  schedule: (none)",
+        "  vector loops: (none)",
+        "  note: one",
+        "  note: two",
+    ]
+
+
+def test_merged_reports_keep_each_segments_lines_under_each_heading() -> None:
+    headings = layout((FUSION_POLICY, LIBRARY_CALLS))
+    first = RegionReport(1, Location("k.c", 3), (), (), (), gathered(headings, (Section(NOTES, ("n1",)),)))
+    second = RegionReport(2, Location("k.c", 9), (), (), (), gathered(headings, (Section(FUSION_POLICY, ("smart",)),)))
+
+    report = merged([first, second]).replaced(Section(LIBRARY_CALLS, ("called",)))
+
+    assert report.index == 1 and report.lines("fusion") == ("none (original order)", "smart")
+    assert report.lines("notes") == ("n1",) and report.lines("library") == ("called",)
+    assert "  fusion: none (original order) | smart\n" in format_report(report)

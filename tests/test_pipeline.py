@@ -178,7 +178,7 @@ def test_a_parallel_loop_whose_section_never_fits_is_reported_not_parallel() -> 
     assert "parallel for" not in unfit.text and unfit.warnings == ()
     (region,) = unfit.regions
     assert region.report is not None
-    assert "loop i not parallel: its reduced section of y never has 1 to 10 elements" in region.report.notes
+    assert "loop i not parallel: its reduced section of y never has 1 to 10 elements" in region.report.lines("notes")
 
 
 def test_optimized_rows_differ_from_the_original_order() -> None:
@@ -208,8 +208,8 @@ def test_identity_runs_no_pass_and_generates_each_region_in_its_schedule_as_writ
         raise AssertionError("a pass ran with --identity")
 
     kinds = pipeline.PASSES
-    every = (*kinds.part, *kinds.region, *kinds.schedule, *kinds.scheduled_region, *kinds.loop)
-    for kind in (*every, *kinds.choice, *kinds.code):
+    staged = (step for stage in (kinds.rewrites, *kinds.stages, kinds.code) for step in stage.steps)
+    for kind in (*kinds.parts, *staged, *kinds.choices):
         for method in ("plan", "choose"):
             if hasattr(kind, method):
                 monkeypatch.setattr(type(kind), method, never)
@@ -220,7 +220,7 @@ def test_identity_runs_no_pass_and_generates_each_region_in_its_schedule_as_writ
 
     assert region.warnings == () and region.code is not None and region.report is not None
     assert region.code.summary == "original order (identity)" and "omp" not in region.code.code
-    assert region.report.schedule == tuple(describe_schedule(model_of(EVERY_KIND, "double s;").schedule))
+    assert region.report.lines("schedule") == tuple(describe_schedule(model_of(EVERY_KIND, "double s;").schedule))
 
 
 def test_illegal_parallel_loop_falls_back_to_the_original_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,7 +236,11 @@ def test_illegal_parallel_loop_falls_back_to_the_original_order(monkeypatch: pyt
     assert code == _indented(ROWS)
     (region,) = outcome.regions
     assert region.report is not None
-    assert (region.report.tiles, region.report.parallel, region.report.vector) == ((), (), ())
+    assert (region.report.lines("tiles"), region.report.lines("parallel"), region.report.lines("vector")) == (
+        (),
+        (),
+        (),
+    )
     assert region.code is not None and region.code.summary == "kept as written (source text)"
     assert code in outcome.text
 
@@ -287,8 +291,8 @@ def test_an_update_not_associative_in_its_types_keeps_its_order_and_the_report_s
     (region,) = optimize_text(text, "k.c", Options()).regions
 
     assert region.report is not None and region.code is not None
-    assert region.report.reductions == ()
-    (line,) = region.report.non_reductions
+    assert region.report.lines("reductions") == ()
+    (line,) = region.report.lines("non_reductions")
     assert line.startswith("S0: s: not a reduction: integer accumulator with a floating term")
     assert "reduction(" not in region.code.code
 
@@ -309,9 +313,9 @@ def test_the_report_names_parameter_values_tile_reasons_and_fusion_costs() -> No
     assert region.report is not None
     assert region.report.parameters == (ParameterValue("N", 90, "#define in file"),)
     assert "  parameters: N = 90 (#define in file)\n" in format_report(region.report)
-    assert region.report.fusion.startswith("model: ")
-    assert any(line.startswith("{nest 1, nest 2}: ") for line in region.report.fusion_candidates)
-    assert all(tile.split("(", 1)[1].startswith("model: reuse") for tile in region.report.tiles)
+    assert region.report.lines("fusion")[0].startswith("model: ")
+    assert any(line.startswith("{nest 1, nest 2}: ") for line in region.report.lines("fusion_candidates"))
+    assert all(tile.split("(", 1)[1].startswith("model: reuse") for tile in region.report.lines("tiles"))
 
 
 def test_a_param_hint_changes_the_tile_sizes() -> None:
@@ -320,7 +324,7 @@ def test_a_param_hint_changes_the_tile_sizes() -> None:
     def sizes(hint: int) -> str:
         (region,) = optimize_text(text, "k.c", Options(params=(("N", hint),))).regions
         assert region.report is not None
-        return region.report.tiles[0].split(" (")[0]
+        return region.report.lines("tiles")[0].split(" (")[0]
 
     assert sizes(12) != sizes(2000)
     assert sizes(12) == "band at [0]: sizes [12, 11]"  # the loops (j, i) at N = 12: no tile exceeds its loop
@@ -355,7 +359,7 @@ def test_a_vector_reduction_runs_whole_only_when_the_other_tiles_stay_long(kerne
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (product,) = [tile for tile in region.report.tiles if "C:" in tile]  # the band of C[i][j] += ...
+    (product,) = [tile for tile in region.report.lines("tiles") if "C:" in tile]  # the band of C[i][j] += ...
     assert f"sizes {sizes}" in product and inner in product
 
 
@@ -376,7 +380,7 @@ def test_a_member_coupled_to_the_vector_member_takes_no_longer_tile(
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (band,) = [tile for tile in region.report.tiles if array in tile and "τ2" in tile]  # the 3-member band
+    (band,) = [tile for tile in region.report.lines("tiles") if array in tile and "τ2" in tile]  # the 3-member band
     assert f"sizes {sizes}" in band and capped in band
 
 
@@ -387,9 +391,9 @@ def test_a_deep_stencil_is_tiled_in_planes_against_l3_and_each_plane_streams_unt
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (tiled,) = [band for band in region.report.tiles if "sizes [" in band]
+    (tiled,) = [band for band in region.report.lines("tiles") if "sizes [" in band]
     assert tiled.startswith("band at [0]: sizes [16, 24]") and "= L3 32768 KiB" in tiled
-    (untiled,) = [band for band in region.report.tiles if "left untiled" in band]
+    (untiled,) = [band for band in region.report.lines("tiles") if "left untiled" in band]
     assert untiled.startswith("band at [0, 0]: left untiled") and "13 KiB of lines <= L2/8 64 KiB" in untiled
 
 
@@ -410,7 +414,7 @@ def test_an_inner_member_that_never_vectorizes_is_held_short(kernel: str, sizes:
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (band,) = [tile for tile in region.report.tiles if "sizes [" in tile]
+    (band,) = [tile for tile in region.report.lines("tiles") if "sizes [" in tile]
     assert f"sizes {sizes}" in band and inner in band
 
 
@@ -421,8 +425,8 @@ def test_sweeps_that_walk_columns_or_carry_a_recurrence_beyond_l1_are_tiled() ->
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    tiled = [tile for tile in region.report.tiles if "sizes [" in tile]
-    untiled = [tile for tile in region.report.tiles if "left untiled" in tile]
+    tiled = [tile for tile in region.report.lines("tiles") if "sizes [" in tile]
+    untiled = [tile for tile in region.report.lines("tiles") if "left untiled" in tile]
     assert len(tiled) == 3 and all(", 32] (model" in tile and "(scalar loop" in tile for tile in tiled)
     assert len(untiled) == 1 and "23 KiB of lines <= L1" in untiled[0]  # the last sweep's rows fit L1
 
@@ -437,9 +441,9 @@ def test_floyd_warshalls_rows_run_as_vector_loops_untiled() -> None:
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    assert not any("sizes [" in band for band in region.report.tiles)
-    assert sum("(innermost loop)" in note for note in region.report.notes) == 3
-    assert len(region.report.vector) >= 4
+    assert not any("sizes [" in band for band in region.report.lines("tiles"))
+    assert sum("(innermost loop)" in note for note in region.report.lines("notes")) == 3
+    assert len(region.report.lines("vector")) >= 4
 
 
 def test_a_parallel_vector_member_with_too_few_tiles_for_the_cores_is_evened_out() -> None:
@@ -449,7 +453,7 @@ def test_a_parallel_vector_member_with_too_few_tiles_for_the_cores_is_evened_out
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    (band,) = [tile for tile in region.report.tiles if "sizes [" in tile]
+    (band,) = [tile for tile in region.report.lines("tiles") if "sizes [" in tile]
     assert "sizes [40, 160]" in band
     assert "evened out over the cores (64 -> 40: the busiest core runs 80 of 160 iterations, not 128)" in band
 
@@ -462,9 +466,9 @@ def test_a_stencil_wavefront_keeps_its_tiles_with_one_vector_loop_per_sweep(kern
     (region,) = optimize_text(path.read_text(), str(path), options).regions
 
     assert region.report is not None
-    assert not any("instead of a scalar wavefront" in note for note in region.report.notes)
-    assert any("wavefront" in loop for loop in region.report.parallel)
-    assert any("split into loops over" in line for line in region.report.vector)
+    assert not any("instead of a scalar wavefront" in note for note in region.report.lines("notes"))
+    assert any("wavefront" in loop for loop in region.report.lines("parallel"))
+    assert any("split into loops over" in line for line in region.report.lines("vector"))
 
 
 # Two sweeps and a statement on G[t][0] beside them (a fuzz program of the sweeps family): the loop stage
@@ -495,8 +499,8 @@ def test_a_wavefront_whose_loops_stay_scalar_gives_way_to_vector_sweeps() -> Non
     (region,) = optimize_text(SWEEPS_BESIDE_A_BOUNDARY, "sweeps.c", options).regions
 
     assert region.report is not None
-    assert any("instead of a scalar wavefront" in note for note in region.report.notes)
-    assert not any("wavefront" in loop for loop in region.report.parallel)
+    assert any("instead of a scalar wavefront" in note for note in region.report.lines("notes"))
+    assert not any("wavefront" in loop for loop in region.report.lines("parallel"))
 
 
 def test_floyd_warshall_runs_the_rows_off_row_k_in_parallel_after_a_split() -> None:
@@ -505,7 +509,7 @@ def test_floyd_warshall_runs_the_rows_off_row_k_in_parallel_after_a_split() -> N
 
     assert region.report is not None and region.warnings == ()
     split = "S0 split on i == k into S0_lt (<), S0_eq (==), S0_gt (>)"
-    assert any(note.startswith(split) for note in region.report.notes)
-    assert len([line for line in region.report.parallel if line.startswith("loop i ")]) == 2
-    rows = [line for line in region.report.vector if line.startswith("innermost j")]
+    assert any(note.startswith(split) for note in region.report.lines("notes"))
+    assert len([line for line in region.report.lines("parallel") if line.startswith("loop i ")]) == 2
+    rows = [line for line in region.report.lines("vector") if line.startswith("innermost j")]
     assert len(rows) == 6 and all("(omp simd)" in line for line in rows)  # both sides of column k, per piece

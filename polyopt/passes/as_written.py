@@ -15,7 +15,7 @@ The region as written is the region before its rewrites (no scalar expanded or r
 so that, when kept, it is printed as its own source text with only these pragmas inserted
 (``polyopt.emit.source_text``); only marks that the text can carry are weighed.
 
-Public: ``AS_WRITTEN``, ``SOURCE_TEXT``, ``weighed``, ``source_context``.
+Public: ``AS_WRITTEN``, ``SOURCE_TEXT``, ``AS_WRITTEN_AGAINST``, ``weighed``, ``source_context``.
 """
 
 from __future__ import annotations
@@ -38,16 +38,19 @@ from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.emit.source_text import SourceText
 from polyopt.marks import ELEMENT, SECTION
 from polyopt.model import PolyModel
-from polyopt.passes.base import NO_DECISIONS, Candidate, Decisions, RegionContext, run_region_passes
-from polyopt.passes.fusion import FUSION
+from polyopt.passes.base import NO_DECISIONS, Candidate, Decisions, RegionContext
+from polyopt.passes.fusion import FUSION, FUSION_CANDIDATES
 from polyopt.passes.parallel import PARALLEL
 from polyopt.passes.reductions import REDUCTIONS
+from polyopt.passes.steps import ModelSteps
 from polyopt.passes.unroll_jam import UNROLL_JAM
 from polyopt.passes.vector import VECTOR
-from polyopt.report import Section
+from polyopt.report import Heading, Section
 from polyopt.schedule_tree import anchored, band_statements
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan
 from polyopt.transform.vector import VectorPlan
+
+AS_WRITTEN_AGAINST = Heading("as_written", "as written against transformed (cost model)", 80)
 
 
 class AsWrittenPass:
@@ -55,12 +58,13 @@ class AsWrittenPass:
     ask for it (``as_written``)."""
 
     name = "as_written"
+    headings = (AS_WRITTEN_AGAINST, FUSION_CANDIDATES)
 
     def choose(self, written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate:
         return weighed(written, earlier, transformed) if written.options.as_written else transformed
 
     def report(self, plan: AsWrittenChoice) -> list[Section]:
-        return [Section("as_written", plan.lines()), Section("fusion_candidates", plan.candidates)]
+        return [Section(AS_WRITTEN_AGAINST, plan.lines()), Section(FUSION_CANDIDATES, plan.candidates)]
 
     def summary(self, plan: AsWrittenChoice) -> str | None:
         return plan.summary() if plan.kept else None
@@ -74,10 +78,11 @@ class SourceTextStep:
     marked loops inserted (``polyopt.emit.source_text``)."""
 
     name = "source_text"
+    headings = (AS_WRITTEN_AGAINST,)
 
     def report(self, plan: SourceText) -> list[Section]:
         inserted = tuple(f"'#pragma {p.text}' before the loop at line {p.location.line}" for p in plan.pragmas)
-        return [Section("as_written", ("printed as the source text", *inserted, *plan.notes))]
+        return [Section(AS_WRITTEN_AGAINST, ("printed as the source text", *inserted, *plan.notes))]
 
     def summary(self, plan: SourceText) -> str | None:
         return "kept as written (source text)"
@@ -137,12 +142,14 @@ def source_context(written: RegionContext) -> tuple[RegionContext, Decisions]:
     and the decision that found them."""
     model = source_model(written)
     if model is written.model:
-        found = REDUCTIONS.plan(written)
+        found = REDUCTIONS.plan(written, model.schedule, NO_DECISIONS)
         return written, NO_DECISIONS if found is None else NO_DECISIONS.then(REDUCTIONS, found)
     start = RegionContext.of(
         model, compute_dependences(model), written.options, (), written.parameters, written.dead, written.prefix
     )
-    return run_region_passes(replace(start, guessed=written.guessed), (REDUCTIONS,))
+    start = replace(start, guessed=written.guessed)
+    ctx, _, decisions = ModelSteps((REDUCTIONS,)).run((start, model.schedule, NO_DECISIONS))
+    return ctx, decisions
 
 
 def source_model(written: RegionContext) -> PolyModel:

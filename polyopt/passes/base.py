@@ -1,22 +1,16 @@
-"""The pass interface: what each kind of pass plans on, applies to and reports, and how the region's
-one-line summary names the plans.
+"""What the steps of a region plan on and decide: the region's context, the decisions made for it in order,
+the part of the region a run of the pipeline gives, and how the region's one-line summary names the plans.
+The kinds of step and their runners are in ``polyopt.passes.steps``; the speculative steps, which run the
+rest of the pipeline per candidate, in ``polyopt.passes.speculative``.
 
-The kinds, in the order they run on a region: a ``PartPass`` runs the rest of the pipeline on the region's
-statements (``RunPart``), a ``RegionPass`` rewrites the statements, a ``SchedulePass`` plans on the schedule,
-a ``ScheduledRegionPass`` rewrites the statements of the scheduled region, a ``ChoicePass`` chooses between
-the transformed region and a candidate of its own, and a ``CodePass`` rewrites the generated code.
-
-Public: ``RegionContext``, ``Decision``, ``Decisions``, ``NO_DECISIONS``, ``Part``, ``RunPart``, ``Candidate``,
-``PartSetting``, ``Reported``, ``Summarized``, ``PartPass``, ``RegionPass``, ``SchedulePass``, ``ScheduledRegionPass``,
-``ChoicePass``, ``CodePass``, ``Summary``, ``isl_context``, ``run_part_passes``, ``run_region_passes``,
-``run_schedule_passes``, ``run_scheduled_region_passes``.
+Public: ``RegionContext``, ``Decision``, ``Decisions``, ``NO_DECISIONS``, ``Part``, ``Candidate``, ``Reported``,
+``Summarized``, ``Summary``, ``isl_context``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import islpy as isl
@@ -30,11 +24,10 @@ from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.model import PolyModel, build_model
 from polyopt.options import Options
-from polyopt.report import RegionReport, Section
+from polyopt.report import NOTES, Heading, RegionReport, Section
 from polyopt.transform.scheduling import configure
 
 P = TypeVar("P")
-S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -87,6 +80,11 @@ class RegionContext:
         deps = compute_dependences(model)
         return replace(self, model=model, deps=deps, relaxed=deps, reductions=())
 
+    def unscheduled(self, scop: Scop) -> tuple[RegionContext, isl.Schedule]:
+        """The context of ``scop`` (a rewrite of the region before it is scheduled) and its order as written."""
+        ctx = self.rewritten(scop)
+        return ctx, ctx.model.schedule
+
     def reducing(self, reductions: tuple[Reduction, ...]) -> RegionContext:
         """The context with its dependences relaxed for ``reductions``."""
         return replace(self, reductions=reductions, relaxed=relax(self.model, self.deps, reductions))
@@ -120,7 +118,7 @@ class Decisions:
 
     def noted(self, *notes: str) -> Decisions:
         """These decisions followed by ``notes``."""
-        return Decisions((*self.items, Decision("note", None, (Section("notes", notes),))))
+        return Decisions((*self.items, Decision("note", None, (Section(NOTES, notes),))))
 
 
 NO_DECISIONS = Decisions()
@@ -145,168 +143,23 @@ def isl_context(options: Options) -> isl.Context:
     return ctx
 
 
-RunPart = Callable[[Scop, Options, frozenset[str]], Part]  # the rest of the pipeline on statements, dead arrays
 Candidate = tuple[RegionContext, isl.Schedule, Decisions]  # a region's context, schedule and decisions
 
 
-@dataclass(frozen=True)
-class PartSetting:
-    """What the part passes plan on beside the statements, the same for every part of a region: the
-    ``parameters``' values the cost models assume and the ``prefix`` of the generated iterators' names."""
-
-    parameters: Mapping[str, int]
-    prefix: str
-
-
-def run_part_passes(passes: tuple[PartPass[Any], ...], setting: PartSetting, inner: RunPart) -> RunPart:
-    """``inner`` (the pipeline after the part passes) behind each of ``passes``, the first outermost: a pass
-    that plans applies by running the rest (the passes after it, then ``inner``) or ``inner`` alone."""
-    run = inner
-    for kind in reversed(passes):
-        run = partial(_behind, kind, setting, run, inner)
-    return run
-
-
-def _behind(
-    kind: PartPass[Any],
-    setting: PartSetting,
-    rest: RunPart,
-    inner: RunPart,
-    scop: Scop,
-    options: Options,
-    dead: frozenset[str],
-) -> Part:
-    plan = kind.plan(scop, options, dead, setting)
-    return rest(scop, options, dead) if plan is None else kind.apply(plan, rest, inner)
-
-
-def run_region_passes(ctx: RegionContext, passes: tuple[RegionPass[Any], ...]) -> tuple[RegionContext, Decisions]:
-    """``ctx`` after each of ``passes`` in turn planned and applied, and their plans."""
-    decisions = NO_DECISIONS
-    for kind in passes:
-        if (plan := kind.plan(ctx)) is not None:
-            ctx, decisions = kind.apply(ctx, plan), decisions.then(kind, plan)
-    return ctx, decisions
-
-
-def run_schedule_passes(
-    ctx: RegionContext, schedule: isl.Schedule, passes: tuple[SchedulePass[isl.Schedule, Any], ...], earlier: Decisions
-) -> tuple[isl.Schedule, Decisions]:
-    """``schedule`` after each of ``passes`` in turn planned and applied, and ``earlier`` followed by their plans."""
-    decisions = earlier
-    for kind in passes:
-        plan = kind.plan(ctx, schedule, decisions)
-        if plan is not None:
-            schedule = kind.apply(ctx, schedule, plan)
-            decisions = decisions.then(kind, plan)
-    return schedule, decisions
-
-
-def run_scheduled_region_passes(
-    ctx: RegionContext, schedule: isl.Schedule, passes: tuple[ScheduledRegionPass[Any], ...], earlier: Decisions
-) -> Candidate:
-    """``ctx`` and ``schedule`` after each of ``passes`` in turn planned and applied, and ``earlier`` followed
-    by their plans."""
-    decisions = earlier
-    for kind in passes:
-        if (plan := kind.plan(ctx, schedule, decisions)) is not None:
-            ctx, schedule = kind.apply(ctx, schedule, plan)
-            decisions = decisions.then(kind, plan)
-    return ctx, schedule, decisions
-
-
 class Reported(Protocol[P]):
-    """A pass of any kind: its name (its plan's key in ``Decisions``) and the report sections of its plan."""
+    """A step of any kind: its name (its plan's key in ``Decisions``), the headings of the report its
+    sections go under, and the report sections of its plan."""
 
     name: str
+    headings: tuple[Heading, ...]
 
     def report(self, plan: P) -> list[Section]: ...
 
 
 class Summarized(Reported[P], Protocol[P]):
-    """A pass whose plan the region's one-line summary names (``Summary``): its phrase, None for none."""
+    """A step whose plan the region's one-line summary names (``Summary``): its phrase, None for none."""
 
     def summary(self, plan: P) -> str | None: ...
-
-
-class PartPass(Protocol[P]):
-    """A pass that plans on the region's statements (and its dead arrays and ``PartSetting``) before any
-    other pass, and applies by running the rest of the pipeline (``RunPart``) on them or on parts of them,
-    once or more: ``rest`` runs the part passes after it, then the pipeline after the part passes; ``inner``
-    runs that pipeline alone, for parts that the part passes after it must not see (the library's
-    segments are not privatized)."""
-
-    name: str
-
-    def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> P | None: ...
-
-    def apply(self, plan: P, rest: RunPart, inner: RunPart) -> Part: ...
-
-    def report(self, plan: P) -> list[Section]: ...
-
-
-class RegionPass(Protocol[P]):
-    """A pass that rewrites the region (its statements) before it is scheduled."""
-
-    name: str
-
-    def plan(self, ctx: RegionContext) -> P | None: ...
-
-    def apply(self, ctx: RegionContext, plan: P) -> RegionContext: ...
-
-    def report(self, plan: P) -> list[Section]: ...
-
-
-class SchedulePass(Protocol[S, P]):
-    """A pass that plans on the region's schedule (and the plans made before it) and applies to ``S``:
-    the schedule."""
-
-    name: str
-
-    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> P | None: ...
-
-    def apply(self, ctx: RegionContext, subject: S, plan: P) -> S: ...
-
-    def report(self, plan: P) -> list[Section]: ...
-
-
-class ScheduledRegionPass(Protocol[P]):
-    """A pass that rewrites the region (its statements) after it is scheduled: it plans on the schedule
-    (and the plans made before it) and applies to the context and the schedule, which it gives to the
-    statements of the rewrite."""
-
-    name: str
-
-    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> P | None: ...
-
-    def apply(self, ctx: RegionContext, schedule: isl.Schedule, plan: P) -> tuple[RegionContext, isl.Schedule]: ...
-
-    def report(self, plan: P) -> list[Section]: ...
-
-
-class ChoicePass(Protocol[P]):
-    """A pass that chooses between the ``transformed`` region and a candidate of its own made from the
-    region after its rewrites (``written``, their decisions ``earlier``); the chosen one's decisions end
-    with its plan."""
-
-    name: str
-
-    def choose(self, written: RegionContext, earlier: Decisions, transformed: Candidate) -> Candidate: ...
-
-    def report(self, plan: P) -> list[Section]: ...
-
-
-class CodePass(Protocol[P]):
-    """A pass that rewrites the region's generated code: it plans on the region's final context and
-    schedule (and the plans made before it) before the code is generated, and applies to the code."""
-
-    name: str
-
-    def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> P | None: ...
-
-    def apply(self, ctx: RegionContext, subject: Generated, plan: P) -> Generated: ...
-
-    def report(self, plan: P) -> list[Section]: ...
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 region's schedule.  Candidate schedules are weighed with the loop stage's answer (``LoopQuery``); the
 report names the candidate that gave each group's schedule (``fusion_schedules``).
 
-Public: ``FusionChoice``, ``FUSION``.
+Public: ``FusionChoice``, ``FUSION``, ``FUSION_POLICY``, ``FUSION_CANDIDATES``, ``FUSION_SCHEDULES``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import islpy as isl
 
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.loops import LoopQuery
-from polyopt.report import Section
+from polyopt.report import NOTES, Heading, Section
 from polyopt.transform.fusion import (
     FusionGroup,
     FusionPlan,
@@ -24,6 +24,10 @@ from polyopt.transform.fusion import (
     schedule_costing,
     schedule_region,
 )
+
+FUSION_CANDIDATES = Heading("fusion_candidates", "fusion candidates (cost model)", 50)
+FUSION_POLICY = Heading("fusion", "fusion", 60, joined=True, default=("none (original order)",))
+FUSION_SCHEDULES = Heading("fusion_schedules", "fusion groups' schedules (the candidate that gave each)", 70)
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class FusionChoice:
 
 class FusionPass:
     name = "fusion"
+    headings = (FUSION_CANDIDATES, FUSION_POLICY, FUSION_SCHEDULES, NOTES)
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> FusionChoice:
         model, deps, scheduler = ctx.model, ctx.relaxed, ctx.options.scheduler
@@ -55,10 +60,10 @@ class FusionPass:
 
     def report(self, plan: FusionChoice) -> list[Section]:
         return [
-            Section("fusion", (plan.plan.describe(),)),
-            Section("fusion_candidates", plan.plan.candidates),
-            Section("fusion_schedules", tuple(choice.describe() for choice in plan.choices)),
-            Section("notes", tuple(choice.note for choice in plan.choices if choice.note)),
+            Section(FUSION_POLICY, (plan.plan.describe(),)),
+            Section(FUSION_CANDIDATES, plan.plan.candidates),
+            Section(FUSION_SCHEDULES, tuple(choice.describe() for choice in plan.choices)),
+            Section(NOTES, tuple(choice.note for choice in plan.choices if choice.note)),
         ]
 
     def summary(self, plan: FusionChoice) -> str | None:

@@ -2,13 +2,13 @@
 (``polyopt.library.recognition``, ``polyopt.library.segments``), each segment run by CBLAS calls when they pay
 (``polyopt.library.blas``) or by the GEMM microkernel (``polyopt.library.microkernel``), the rest by the loops.
 
-Public: ``Library``, ``LibraryCut``, ``plan_cut``, ``apply_cut``, ``LibraryPass``, ``LIBRARY``.
+Public: ``Library``, ``LibraryCut``, ``plan_cut``, ``apply_cut``, ``LibraryPass``, ``LIBRARY``, ``LIBRARY_CALLS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import compute_dependences
@@ -24,10 +24,11 @@ from polyopt.library.protocol import BLOCKS
 from polyopt.library.segments import LibraryPlan, plan_library, read_later
 from polyopt.model import build_model
 from polyopt.options import LibraryChoice, Options
-from polyopt.passes.base import Part, PartSetting, RegionContext, RunPart, isl_context
-from polyopt.report import RegionReport, Section
+from polyopt.passes.base import Part, RegionContext, isl_context
+from polyopt.passes.speculative import PartSetting, RunPart
+from polyopt.report import Heading, Section, merged
 
-_OF_THE_REGION = frozenset({"index", "location", "parameters", "fusion"})  # report fields that are not lists
+LIBRARY_CALLS = Heading("library", "library calls", 140)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def apply_cut(cut: LibraryCut, run: RunPart) -> Part:
     helpers = frozenset().union(*(part.generated.helpers for part in parts))
     idioms_called = [segment.idiom for segment in cut.plan.segments if segment.idiom is not None]
     notes = (LINK_NOTE,) if any(library.call_from(idiom) is not None for idiom in idioms_called) else ()
-    report = replace(_merged_reports([part.report for part in parts]), library=(*lines, *cut.left, *notes))
+    report = merged([part.report for part in parts]).replaced(Section(LIBRARY_CALLS, (*lines, *cut.left, *notes)))
     summary = "; ".join(f"segment {index + 1}: {part.summary}" for index, part in enumerate(parts))
     warnings = tuple(warning for part in parts for warning in part.warnings)
     kind = "library calls" if library.blas else "microkernel"
@@ -235,18 +236,6 @@ def _library_segment(
     return replace(part, generated=Generated(code, frozenset(used))), lines
 
 
-def _merged_reports(reports: list[RegionReport]) -> RegionReport:
-    """One report for the segments of a region: the first one's place and parameters, the fusion texts
-    joined, and every list of lines of each segment in turn."""
-    first = reports[0]
-    joined = {
-        field.name: tuple(item for report in reports for item in getattr(report, field.name))
-        for field in fields(RegionReport)
-        if field.name not in _OF_THE_REGION
-    }
-    return replace(first, fusion=" | ".join(report.fusion for report in reports), **joined)
-
-
 class LibraryPass:
     """Plans the cut of the region's statements before any other pass; applies by running each segment
     through the pipeline after the part passes (``inner``: a segment is not privatized) and its idiom by the
@@ -254,6 +243,7 @@ class LibraryPass:
     saying why."""
 
     name = "library"
+    headings = (LIBRARY_CALLS,)
 
     def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> LibraryCut | None:
         """The cut of the region ``scop`` (``plan_cut``)."""
@@ -265,7 +255,7 @@ class LibraryPass:
         if cut.plan.segments:
             return apply_cut(cut, inner)
         part = rest(cut.ctx.model.scop, cut.ctx.options, cut.ctx.dead)
-        return replace(part, report=replace(part.report, library=cut.left)) if cut.left else part
+        return replace(part, report=part.report.replaced(Section(LIBRARY_CALLS, cut.left))) if cut.left else part
 
     def report(self, plan: LibraryCut) -> list[Section]:
         return []

@@ -11,9 +11,10 @@ from typing import Any
 
 import islpy as isl
 
-from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext, SchedulePass, run_schedule_passes
+from polyopt.passes.base import NO_DECISIONS, Decisions, RegionContext
 from polyopt.passes.distribution import DISTRIBUTION
 from polyopt.passes.parallel import PARALLEL
+from polyopt.passes.steps import ScheduleStep, ScheduleSteps
 from polyopt.passes.tile_fusion import TILE_FUSION
 from polyopt.passes.tiling import FIXED_TILING, TILING
 from polyopt.passes.vector import VECTOR
@@ -34,14 +35,14 @@ class LoopEvaluation:
         return bool(self.vector.loops) and all(loop.simd for loop in self.vector.loops)
 
 
-def loop_stage(sized: bool) -> tuple[SchedulePass[isl.Schedule, Any], ...]:
+def loop_stage(sized: bool) -> tuple[ScheduleStep[Any], ...]:
     """The passes of the loop stage: tiles from the tile-size model when ``sized``, else fixed sizes."""
     return (TILING if sized else FIXED_TILING, TILE_FUSION, PARALLEL, DISTRIBUTION)
 
 
 def run_loops(ctx: RegionContext, schedule: isl.Schedule) -> LoopEvaluation:
     """The loop stage with fixed tile sizes on ``schedule``, and its vector plan."""
-    schedule, decisions = run_schedule_passes(ctx, schedule, loop_stage(sized=False), NO_DECISIONS)
+    _, schedule, decisions = ScheduleSteps(loop_stage(sized=False)).run((ctx, schedule, NO_DECISIONS))
     return LoopEvaluation(schedule, decisions, VECTOR.plan(ctx, schedule, decisions))
 
 

@@ -3,7 +3,7 @@
 A loop whose threads never start, when every size of the region is known, is not marked: its ``if`` clause
 would still cost a call into the OpenMP runtime at each execution (and its body an outlined function).
 
-Public: ``PARALLEL``, ``starting``.
+Public: ``PARALLEL``, ``PARALLEL_LOOPS``, ``starting``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ from polyopt.analysis.as_written import loop_threads
 from polyopt.analysis.residency import threads_at
 from polyopt.passes.base import Decisions, RegionContext
 from polyopt.passes.tiling import TILING
-from polyopt.report import Section
+from polyopt.report import Heading, Section
 from polyopt.schedule_tree import anchored
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel, with_thread_work
 from polyopt.transform.tiling import tile_bands
 
+PARALLEL_LOOPS = Heading("parallel", "parallel loops", 110, always=True)
+
 
 class ParallelPass:
     name = "parallel"
+    headings = (PARALLEL_LOOPS,)
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> ParallelPlan | None:
         """The parallel loops, outside the tile bands that ``earlier`` tiling made."""
@@ -37,7 +40,7 @@ class ParallelPass:
         return apply_parallel(subject, plan)
 
     def report(self, plan: ParallelPlan) -> list[Section]:
-        return [Section("parallel", tuple(loop.describe() for loop in plan.loops))]
+        return [Section(PARALLEL_LOOPS, tuple(loop.describe() for loop in plan.loops))]
 
     def summary(self, plan: ParallelPlan) -> str | None:
         return f"{len(plan.loops)} parallel loop(s)" if plan.loops else None

@@ -14,9 +14,10 @@ from polyopt.analysis.reductions import find_reductions
 from polyopt.frontend.scop import Scop
 from polyopt.model import build_model
 from polyopt.options import Options
-from polyopt.passes.base import Part, PartSetting, RunPart, isl_context
+from polyopt.passes.base import Part, isl_context
 from polyopt.passes.contraction import contracted
 from polyopt.passes.expansion import EXPANSION
+from polyopt.passes.speculative import PartSetting, RunPart
 from polyopt.report import Section
 from polyopt.transform.privatization import private_locals, privatized
 
@@ -36,6 +37,7 @@ class PrivatizationPass:
     contracted and no scalar is expanded; else runs it on the region with the scalars as written."""
 
     name = "privatization"
+    headings = ()
 
     def plan(self, scop: Scop, options: Options, dead: frozenset[str], setting: PartSetting) -> Privatization | None:
         private = frozenset(local.name for local in private_locals(scop))

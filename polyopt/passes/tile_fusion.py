@@ -8,7 +8,7 @@ from __future__ import annotations
 import islpy as isl
 
 from polyopt.passes.base import Decisions, RegionContext
-from polyopt.passes.tiling import TILING
+from polyopt.passes.tiling import TILED_BANDS, TILING
 from polyopt.report import Section
 from polyopt.transform.tile_fusion import TileFusionPlan, apply_tile_fusion, plan_tile_fusion
 from polyopt.transform.tiling import tile_bands
@@ -16,6 +16,7 @@ from polyopt.transform.tiling import tile_bands
 
 class TileFusionPass:
     name = "tile fusion"
+    headings = (TILED_BANDS,)
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> TileFusionPlan | None:
         tiles = earlier.plan_of(TILING)
@@ -29,7 +30,7 @@ class TileFusionPass:
         return apply_tile_fusion(subject, plan)
 
     def report(self, plan: TileFusionPlan) -> list[Section]:
-        return [Section("tiles", tuple(fusion.describe() for fusion in plan.fusions))]
+        return [Section(TILED_BANDS, tuple(fusion.describe() for fusion in plan.fusions))]
 
     def summary(self, plan: TileFusionPlan) -> str | None:
         return "tile loops fused " + "; ".join(fusion.loop for fusion in plan.fusions)

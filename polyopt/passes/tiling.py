@@ -1,6 +1,6 @@
 """Tiling (``polyopt.transform.tiling``, sizes from ``polyopt.analysis.tile_sizes``).
 
-Public: ``TilingPass``, ``TILING``, ``FIXED_TILING``.
+Public: ``TilingPass``, ``TILING``, ``FIXED_TILING``, ``TILED_BANDS``.
 """
 
 from __future__ import annotations
@@ -9,14 +9,17 @@ import islpy as isl
 
 from polyopt.analysis.dependences import FLOW
 from polyopt.passes.base import Decisions, RegionContext
-from polyopt.report import Section
+from polyopt.report import Heading, Section
 from polyopt.transform.tiling import TiledBand, TilePlan, apply_tiling, model_sizer, plan_tiling
+
+TILED_BANDS = Heading("tiles", "tiled bands", 100, always=True)
 
 
 class TilingPass:
     """Tiles with the tile-size model when ``sized``, else with the fixed sizes of the options."""
 
     name = "tiling"
+    headings = (TILED_BANDS,)
 
     def __init__(self, sized: bool) -> None:
         self.sized = sized
@@ -35,7 +38,7 @@ class TilingPass:
 
     def report(self, plan: TilePlan) -> list[Section]:
         lines = tuple(_describe(band) for band in plan.bands) + tuple(band.describe() for band in plan.untiled)
-        return [Section("tiles", lines)]
+        return [Section(TILED_BANDS, lines)]
 
     def summary(self, plan: TilePlan) -> str | None:
         return "tiles " + "; ".join("x".join(map(str, band.sizes)) for band in plan.bands) if plan.bands else None

@@ -15,6 +15,7 @@ import islpy as isl
 from polyopt import isl_util
 from polyopt.analysis.as_written import loop_trip, unrolled
 from polyopt.passes.base import Decisions, RegionContext
+from polyopt.passes.vector import VECTOR_LOOPS
 from polyopt.report import Section
 from polyopt.schedule_tree import anchored, bands_below, member_map, same_outer
 from polyopt.transform.unroll_jam import Jam, JamPlan, apply_unroll_jam, plan_unroll_jam
@@ -22,6 +23,7 @@ from polyopt.transform.unroll_jam import Jam, JamPlan, apply_unroll_jam, plan_un
 
 class UnrollJamPass:
     name = "unroll-and-jam"
+    headings = (VECTOR_LOOPS,)
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> JamPlan | None:
         plan = plan_unroll_jam(ctx.model, schedule, ctx.deps.full, ctx.machine.unroll_jam)
@@ -37,7 +39,7 @@ class UnrollJamPass:
         return apply_unroll_jam(subject, plan)
 
     def report(self, plan: JamPlan) -> list[Section]:
-        return [Section("vector", tuple(jam.describe() for jam in plan.jams))]
+        return [Section(VECTOR_LOOPS, tuple(jam.describe() for jam in plan.jams))]
 
     def summary(self, plan: JamPlan) -> str | None:
         return f"{len(plan.jams)} loop(s) unrolled and jammed"

@@ -7,7 +7,7 @@ prologue and a masked or scalar epilogue (3x3 products through a temporary, thei
 than a shorter loop gains (a product of 16x16 blocks whose sums over 16 elements became simd reductions, split
 into loops of their own, ran 10x slower than as written).
 
-Public: ``VECTOR``, ``REDUCTION_VECTORS``.
+Public: ``VECTOR``, ``VECTOR_LOOPS``, ``REDUCTION_VECTORS``.
 """
 
 from __future__ import annotations
@@ -19,15 +19,18 @@ import islpy as isl
 from polyopt.analysis.as_written import loop_trip
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.passes.base import Decisions, RegionContext
-from polyopt.report import Section
+from polyopt.report import Heading, Section
 from polyopt.schedule_tree import anchored, band_statements
 from polyopt.transform.vector import VectorPlan, apply_vector, plan_vector
 
 REDUCTION_VECTORS = 8  # a simd reduction pays from this many vectors' worth of iterations per run
 
+VECTOR_LOOPS = Heading("vector", "vector loops", 120, always=True)
+
 
 class VectorPass:
     name = "vector"
+    headings = (VECTOR_LOOPS,)
 
     def plan(self, ctx: RegionContext, schedule: isl.Schedule, earlier: Decisions) -> VectorPlan:
         plan = plan_vector(ctx.model, schedule, ctx.relaxed.full, ctx.reductions)
@@ -37,7 +40,7 @@ class VectorPass:
         return apply_vector(subject, plan)
 
     def report(self, plan: VectorPlan) -> list[Section]:
-        return [Section("vector", tuple(loop.describe() for loop in plan.loops))]
+        return [Section(VECTOR_LOOPS, tuple(loop.describe() for loop in plan.loops))]
 
     def summary(self, plan: VectorPlan) -> str | None:
         simd = sum(1 for loop in plan.loops if loop.simd)

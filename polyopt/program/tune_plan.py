@@ -23,7 +23,7 @@ from typing import Any
 
 from polyopt.emit.splice import RegionCode, splice
 from polyopt.frontend.regions import Region
-from polyopt.pipeline import RegionOutcome
+from polyopt.outcome import RegionOutcome
 
 
 @dataclass(frozen=True)

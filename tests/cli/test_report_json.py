@@ -11,7 +11,8 @@ import pytest
 
 from polyopt.diagnostics import Location
 from polyopt.frontend.params import ParameterValue
-from polyopt.report import DependenceLine, RegionReport, StatementLine, format_report
+from polyopt.pipeline import LAYOUT
+from polyopt.report import DependenceLine, RegionReport, Section, StatementLine, format_report
 from tests.cli.test_cli import run
 from tests.support import EXAMPLES, working_copy
 
@@ -35,26 +36,22 @@ def gemm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def rebuilt(region: dict[str, Any]) -> RegionReport:
-    """The ``RegionReport`` that a region of the JSON document describes."""
-    fields = dict(region)
-    for key in ("optimized", "summary", "warnings"):
-        del fields[key]
-    fields["location"] = Location(**fields["location"])
-    fields["parameters"] = tuple(ParameterValue(**parameter) for parameter in fields["parameters"])
-    fields["statements"] = tuple(
+    """The ``RegionReport`` that a region of the JSON document describes (its sections under the pipeline's
+    headings, in their order)."""
+    parameters = tuple(ParameterValue(**parameter) for parameter in region["parameters"])
+    statements = tuple(
         StatementLine(**(statement | {"location": Location(**statement["location"])}))
-        for statement in fields["statements"]
+        for statement in region["statements"]
     )
-    fields["dependences"] = tuple(
+    dependences = tuple(
         DependenceLine(**(dependence | {"carried_by": tuple(dependence["carried_by"])}))
-        for dependence in fields["dependences"]
+        for dependence in region["dependences"]
     )
-    return RegionReport(
-        **{
-            key: value if key == "fusion" or not isinstance(value, list) else tuple(value)
-            for key, value in fields.items()
-        }
+    sections = tuple(
+        Section(heading, (region[heading.key],) if heading.joined else tuple(region[heading.key])) for heading in LAYOUT
     )
+    location = Location(**region["location"])
+    return RegionReport(region["index"], location, parameters, statements, dependences, sections)
 
 
 def test_the_json_report_of_gemm_has_the_text_reports_decisions(gemm: Path) -> None:

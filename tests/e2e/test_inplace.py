@@ -90,6 +90,6 @@ def test_a_guarded_range_is_declined_in_the_report() -> None:
 
     (region,) = optimize_text(text, "guarded.c", Options()).regions
 
-    assert region.report is not None and region.report.in_place == ()
+    assert region.report is not None and region.report.lines("in_place") == ()
     reason = "the store does not run in every iteration where the load does"
-    assert f"t not kept in A[i][j] from S0 to S2: {reason}" in region.report.notes
+    assert f"t not kept in A[i][j] from S0 to S2: {reason}" in region.report.lines("notes")

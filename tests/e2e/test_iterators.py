@@ -129,7 +129,10 @@ def test_each_live_iterator_is_assigned_after_its_region() -> None:
     assert "  g = n <= 1 ? 0 : n - 2;\n" in outcome.text
     (region, *_) = outcome.regions
     assert region.report is not None
-    assert region.report.notes[-2:] == ("after the region, j = n when n >= 1", "after the region, i = n <= -1 ? 0 : n")
+    assert region.report.lines("notes")[-2:] == (
+        "after the region, j = n when n >= 1",
+        "after the region, i = n <= -1 ? 0 : n",
+    )
 
 
 def test_iterators_that_are_never_read_again_are_not_assigned() -> None:

@@ -126,13 +126,13 @@ def test_each_region_kept_as_written_is_its_own_text_with_pragmas() -> None:
     for region, original in zip(outcome.regions, originals, strict=True):
         assert region.code is not None and region.report is not None
         assert region.code.summary.startswith("kept as written (source text)"), region.code.summary
-        assert "printed as the source text" in region.report.as_written
+        assert "printed as the source text" in region.report.lines("as_written")
         assert tokens(region.code.code) == original.split()
     rows, inner, outer, *_ = (region.code.code for region in outcome.regions if region.code is not None)
     assert "#pragma omp parallel for reduction(+:total) if(" in rows and rows.rstrip().endswith("private(j)") is False
     assert re.search(r"#pragma omp parallel for reduction\(\+:total\) if\([^\n]*\) private\(j\)\n  for \(i", rows)
     assert "omp parallel" not in inner
-    notes = outcome.regions[1].report.as_written  # type: ignore[union-attr]
+    notes = outcome.regions[1].report.lines("as_written")  # type: ignore[union-attr]
     assert any("an iterator of a loop inside it is read after the region" in note for note in notes)
     assert re.search(r"#pragma omp parallel for [^\n]*lastprivate\(i\)\n  for \(i = 0; i < N; i\+\+\) \n", outer)
     assert "#pragma omp simd" in outer

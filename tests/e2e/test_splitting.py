@@ -65,7 +65,9 @@ def test_every_nest_of_the_program_is_split() -> None:
     (region,) = optimize_text(PROGRAM, "pivots.c", Options()).regions
 
     assert region.report is not None
-    splits = [note.split(":")[0] for note in region.report.notes if " split on " in note and "innermost" not in note]
+    splits = [
+        note.split(":")[0] for note in region.report.lines("notes") if " split on " in note and "innermost" not in note
+    ]
     assert splits == [
         "S0 split on i == n - k - 1 into S0_lt (<), S0_eq (==), S0_gt (>)",
         "S1 split on i == k into S1_lt (<), S1_eq (==), S1_gt (>)",
@@ -80,7 +82,7 @@ def test_the_innermost_loops_of_the_pieces_are_split_and_vectorized() -> None:
     (region,) = optimize_text(PROGRAM, "pivots.c", Options(tiling=TilingOptions(enabled=False))).regions
 
     assert region.report is not None and region.code is not None
-    inner = [note.split(" into ")[0] for note in region.report.notes if "(innermost loop)" in note]
+    inner = [note.split(" into ")[0] for note in region.report.lines("notes") if "(innermost loop)" in note]
     assert inner == [f"{piece} split on j == n - k - 1" for piece in ("S0_lt", "S0_eq", "S0_gt")] + [
         f"{piece} split on j == k" for piece in ("S3_lt", "S3_eq", "S3_gt")
     ]

@@ -509,7 +509,7 @@ def test_pivot_programs_are_split_on_outer_and_on_innermost_loops() -> None:
     for seed in range(6):
         outcome = optimize_text(generate(seed, "pivots").render(), f"pivots_{seed}.c", Options(blas="none"))
         assert not outcome.warnings, seed
-        notes += [note for region in outcome.regions if region.report for note in region.report.notes]
+        notes += [note for region in outcome.regions if region.report for note in region.report.lines("notes")]
     splits = [note for note in notes if " split on " in note]
 
     assert any(note.endswith("(innermost loop)") for note in splits)

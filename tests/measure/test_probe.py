@@ -512,7 +512,7 @@ def test_the_first_region_with_an_idiom_runs_the_probe_for_itself_and_the_next()
     assert probes == [1]
     assert outcome.warnings == ()
     assert "cblas_dgemm" not in outcome.text and "polyopt_kc" in outcome.text  # GEMM: never called
-    library = outcome.regions[1].report.library  # type: ignore[union-attr]
+    library = outcome.regions[1].report.lines("library")  # type: ignore[union-attr]
     assert any("microkernel" in line for line in library)
     assert not any("-lopenblas" in line for line in library)
 
@@ -542,7 +542,7 @@ def test_gemvs_on_a_shared_matrix_follow_the_shared_measurement(second: str, cal
     outcome = optimize_text(TWO_PRODUCTS % second, "k.c", options)
 
     assert tuple(re.findall(r"cblas_dgemv", outcome.text)) == called
-    library = outcome.regions[0].report.library  # type: ignore[union-attr]
+    library = outcome.regions[0].report.lines("library")  # type: ignore[union-attr]
     shared = [line for line in library if "never called on a matrix other statements access" in line]
     assert len(shared) == (2 if not called else 0)
 
