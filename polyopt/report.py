@@ -24,6 +24,24 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import describe_schedule
 
 REPORT_FORMAT = 1  # the version of --report=json's document; raised when a field changes meaning or goes
+# the keys of the sections in a region of that document, in their order; the keys of later headings follow
+JSON_KEYS = (
+    "fusion",
+    "schedule",
+    "tiles",
+    "parallel",
+    "vector",
+    "notes",
+    "reductions",
+    "non_reductions",
+    "expansions",
+    "in_place",
+    "contractions",
+    "library",
+    "fusion_candidates",
+    "fusion_schedules",
+    "as_written",
+)
 
 
 @dataclass(frozen=True)
@@ -230,7 +248,8 @@ def _region(region: RegionSummary) -> dict[str, Any]:
         entry["parameters"] = [asdict(parameter) for parameter in report.parameters]
         entry["statements"] = [asdict(statement) for statement in report.statements]
         entry["dependences"] = [asdict(dependence) for dependence in report.dependences]
-        for section in report.sections:
+        keys = {key: position for position, key in enumerate(JSON_KEYS)}
+        for section in sorted(report.sections, key=lambda section: keys.get(section.heading.key, len(keys))):
             lines = section.lines
             entry[section.heading.key] = " | ".join(lines) if section.heading.joined else list(lines)
     return entry
