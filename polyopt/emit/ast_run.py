@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.emit.isl_ast import ast_build
+from polyopt.emit.ast_build import ast_build
 
 Values = dict[str, int]
 Instance = tuple[str, tuple[int, ...]]

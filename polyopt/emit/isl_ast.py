@@ -1,6 +1,6 @@
 """Generate code for a schedule with isl's AST builder and convert it to our C AST.
 
-Public: ``MarkedLoop``, ``Generated``, ``Storage``, ``generate``, ``ast_build``, ``instances_sum``, ``SECTION_LIMIT``,
+Public: ``MarkedLoop``, ``Generated``, ``Storage``, ``generate``, ``instances_sum``, ``SECTION_LIMIT``,
 ``print_parametric``, ``section_fits``.  Parallel (simd) marks
 in the schedule tree (see ``polyopt.marks``) become ``#pragma omp parallel for``
 (``#pragma omp simd``) on the loops of the member they annotate, with their
@@ -44,6 +44,7 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.reductions import Reduction
+from polyopt.emit.ast_build import ast_build, peeled
 from polyopt.emit.body import print_expression, print_statement
 from polyopt.emit.cast import CBlock, CDecl, CFor, CIf, CNode, CStmt
 from polyopt.emit.cexpr import CONDITIONAL, call, cast, conditional, infix, joined, negated, operand
@@ -52,7 +53,6 @@ from polyopt.emit.marked_loops import KeptLocals, LoopDecision, apply_pragma
 from polyopt.frontend.scop import Scop, unsigned_parameters
 from polyopt.machine import PARALLEL_WORK, SECTION_LIMIT
 from polyopt.marks import ELEMENT, JAM_MARK, PARALLEL_MARK, SECTION, SIMD_MARK, LoopMark, ReductionClause
-from polyopt.schedule_tree import band_has_inner_band, band_nodes, node_at, parent_mark
 
 _PRAGMAS = {PARALLEL_MARK: "omp parallel for", SIMD_MARK: "omp simd"}
 _BOTH = "omp parallel for simd"
@@ -359,42 +359,6 @@ def section_fits(length: isl.PwAff, limit: int) -> isl.Set:
     return length.ge_set(isl_util.const(space, 1)).intersect(at_most)
 
 
-def ast_build(schedule: isl.Schedule, iterator_prefix: str) -> isl.AstBuild:
-    """The AST build for ``schedule``; loop iterators are named ``iterator_prefix`` + depth."""
-    depth = max(1, _max_depth(schedule))
-    ctx = schedule.get_ctx()
-    names = isl.IdList.alloc(ctx, depth)
-    for level in range(depth):
-        names = names.add(isl.Id(f"{iterator_prefix}{level}", context=ctx))
-    context = isl.Set.universe(schedule.get_domain().get_space().params())
-    return isl.AstBuild.from_context(context).set_iterators(names)
-
-
-def peeled(schedule: isl.Schedule) -> isl.Schedule:
-    """``schedule`` with the loops of each innermost simd band separated: isl then generates one loop for
-    each range of iterations that runs the same statements (the boundary iterations peeled off), instead of
-    one loop with guards in its body, which gcc vectorizes with masks or not at all.  A band under a loop
-    that is unrolled and jammed keeps its one loop, into which the copies are jammed."""
-    for path, band in band_nodes(schedule):
-        mark = parent_mark(band)
-        if mark is None or mark.kind != SIMD_MARK or band_has_inner_band(band) or _jammed_into(band):
-            continue
-        node = node_at(schedule, path)
-        for member in range(node.band_n_member()):
-            node = node.band_member_set_ast_loop_type(member, isl.ast_loop_type.separate)
-        schedule = node.get_schedule()
-    return schedule
-
-
-def _jammed_into(node: isl.ScheduleNode) -> bool:
-    """Whether a loop around ``node`` is unrolled and jammed."""
-    while node.has_parent():
-        node = node.parent()
-        if node.get_type() == isl.schedule_node_type.mark and LoopMark.parse(node.mark_get_id().name).kind == JAM_MARK:
-            return True
-    return False
-
-
 def generate(schedule: isl.Schedule, scop: Scop, iterator_prefix: str, storage: Storage | None = None) -> Generated:
     """Code for ``schedule`` (its simd loops ``peeled``); loop iterators are named ``iterator_prefix`` + depth."""
     schedule = peeled(schedule)
@@ -430,15 +394,3 @@ def print_parametric(
     inside = build.restrict(context)
     texts = [printer.expr(inside.expr_from_pw_aff(value)) for value in values]
     return texts, condition, frozenset(printer.helpers)
-
-
-def _max_depth(schedule: isl.Schedule) -> int:
-    depths = [0]
-
-    def visit(node: isl.ScheduleNode) -> bool:
-        if node.get_type() == isl.schedule_node_type.leaf:
-            depths.append(node.get_schedule_depth())
-        return True
-
-    schedule.get_root().foreach_descendant_top_down(visit)
-    return max(depths)
