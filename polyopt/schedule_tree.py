@@ -1,12 +1,10 @@
 """Small read-only helpers on isl schedule trees.
 
-Public: ``Anchor``, ``anchor_of``, ``anchored``, ``band_nodes``, ``nodes_of_type``, ``node_at``, ``member_expressions``,
-``member_map``, ``carries``,
-``schedule_respects``, ``members``, ``replace_band``, ``band_has_inner_band``, ``has_below``,
-``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
+Public: ``Anchor``, ``anchor_of``, ``band_anchors``, ``anchored``, ``band_nodes``, ``nodes_of_type``, ``node_at``,
+``member_expressions``, ``member_map``, ``carries``, ``schedule_respects``, ``members``, ``replace_band``,
+``band_has_inner_band``, ``has_below``, ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``, ``parallel_outermost_members``,
-``outermost_bands``,
-``invariant_along``, ``band_statements``.
+``outermost_bands``, ``invariant_along``, ``band_statements``.
 """
 
 from __future__ import annotations
@@ -84,13 +82,31 @@ def anchor_of(band: isl.ScheduleNode) -> Anchor:
     return Anchor(statements, schedule, repeats, where)
 
 
+def band_anchors(schedule: isl.Schedule) -> list[tuple[Anchor, isl.ScheduleNode]]:
+    """Every band node with its anchor, top-down, each band's statements and partial schedule read once (the
+    anchors of its bands above it are passed down)."""
+    found: list[tuple[Anchor, isl.ScheduleNode]] = []
+
+    def walk(node: isl.ScheduleNode, path: tuple[int, ...], above: tuple[tuple[tuple[str, ...], str], ...]) -> None:
+        if node.get_type() == _NODE.band:
+            key = (tuple(sorted(band_statements(node))), node.band_get_partial_schedule().to_str())
+            found.append((Anchor(*key, above.count(key), path), node))
+            above = (*above, key)
+        for position in range(node.n_children()):
+            walk(node.child(position), path + (position,), above)
+
+    walk(schedule.get_root(), (), ())
+    return found
+
+
 def anchored(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:
     """The one band of ``schedule`` that ``anchor`` names; a plan that names none or several is an internal error.
     isl may print an equal partial schedule otherwise (its constraints simplified): when no band's text matches,
     the bands over the same statements whose partial schedules are equal sets of pairs are compared instead, the
     ``repeats``-th of them top-down."""
-    bands = [band for _, band in band_nodes(schedule)]
-    found = [band for band in bands if anchor_of(band) == anchor]
+    named = band_anchors(schedule)
+    bands = [band for _, band in named]
+    found = [band for band_anchor, band in named if band_anchor == anchor]
     if not found:
         named = isl.MultiUnionPwAff(anchor.schedule, context=schedule.get_ctx())
         pairs = isl.UnionMap.from_multi_union_pw_aff(named)
