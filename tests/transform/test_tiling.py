@@ -14,6 +14,7 @@ from polyopt.schedule_tree import (
     Anchor,
     anchor_of,
     anchored,
+    band_anchors,
     band_nodes,
     node_at,
     parallel_outermost,
@@ -345,3 +346,16 @@ def test_band_facts_of_a_triangle_couple_the_outer_member_to_the_vector_member(k
     assert not facts.scalar and not facts.reduction
     assert not facts.threads  # the triangle's rows do unequal work: not dealt out in blocks
     assert facts.footprint.reuse() == (1, 1, 2) and facts.reuse == (1, 1, 3)  # C's value flows along k
+
+
+def test_band_anchors_name_every_band_as_anchor_of_does_repeats_included(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(MATMUL)
+    _, schedule = kernel.scheduled()
+    tiled = apply_tiling(schedule, _plan(kernel, schedule, sizes=(32, 32, 32), second_level=True))
+
+    named = band_anchors(tiled)
+
+    assert [band.to_str() for _, band in named] == [band.to_str() for _, band in band_nodes(tiled)]
+    assert [anchor for anchor, _ in named] == [anchor_of(band) for _, band in band_nodes(tiled)]
+    assert [anchor.where for anchor, _ in named] == [path for path, _ in band_nodes(tiled)]
+    assert all(anchored(tiled, anchor).is_equal(band) for anchor, band in named)
