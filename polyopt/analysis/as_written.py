@@ -45,8 +45,8 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
-from polyopt.analysis.footprint import iteration_bytes
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
+from polyopt.analysis.iteration_lines import iteration_bytes
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL, access_direction, innermost_varying
 from polyopt.analysis.tile_facts import resident_level
 from polyopt.machine import Machine

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from polyopt.analysis.footprint import iteration_bytes
+from polyopt.analysis.iteration_lines import iteration_bytes
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyopt import isl_util
-from polyopt.analysis.footprint import band_footprint, dependence_reuse, iteration_bytes
+from polyopt.analysis.footprint import band_footprint, dependence_reuse
+from polyopt.analysis.iteration_lines import iteration_bytes
 from polyopt.analysis.parallel_loops import uneven_work
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.residency import worth_threads

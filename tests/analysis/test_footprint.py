@@ -11,7 +11,8 @@ from collections.abc import Callable
 import islpy as isl
 import pytest
 
-from polyopt.analysis.footprint import TileFootprint, band_footprint, dependence_reuse, iteration_bytes
+from polyopt.analysis.footprint import TileFootprint, band_footprint, dependence_reuse
+from polyopt.analysis.iteration_lines import iteration_bytes
 from polyopt.frontend.scop import Scop
 from polyopt.isl_util import at_parameters
 from polyopt.schedule_tree import band_nodes, member_expressions
