@@ -29,7 +29,8 @@ iterations for them, else one.
 
 Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
 (``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
-iteration of each outermost loop touches no more lines than a cache keeps, and a region of several nests
+iteration of each outermost loop touches no more lines than a cache keeps (or shares too few of them with the
+other iterations for their reuse to pay), and a region of several nests
 touches no more data than L2 holds (so fusing them saves no traffic).  Elsewhere tiling and fusion capture
 reuse that the order as written loses, and the transformed schedule is kept.
 """
@@ -46,7 +47,7 @@ import islpy as isl
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
 from polyopt.analysis.fusion_cost import data_bytes, instance_count
-from polyopt.analysis.iteration_lines import iteration_bytes
+from polyopt.analysis.iteration_lines import iteration_bytes, reused_bytes
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL, access_direction, innermost_varying
 from polyopt.analysis.tile_facts import resident_level
 from polyopt.machine import Machine
@@ -346,14 +347,15 @@ def keeps_reuse(
 ) -> str | None:
     """Why the original order of ``model`` (scored ``written``) loses reuse that tiling or fusion would keep
     in cache, or None when it keeps it (module docstring).  Inner loops that walk across lines reuse each
-    line in the next outer iteration only while it stays in L1 (``resident_level``)."""
+    line in the next outer iteration only while it stays in L1 (``resident_level``), and what they share
+    with the other iterations must be worth keeping (``_reuse_pays``)."""
     bands = outermost_bands(model.schedule)
     streams = not any(SCATTERED in statement.strides for statement in written.statements)
     for band in bands:
         touched = iteration_bytes(model, band, 0, parameters, machine.line)
         if touched is None:
             return "the data one iteration of an outer loop touches are not known"
-        if resident_level(machine, touched, streams) is None:
+        if resident_level(machine, touched, streams) is None and _reuse_pays(model, band, touched, parameters, machine):
             return f"one iteration of an outer loop touches {touched // 1024} KiB of lines, more than a cache keeps"
     if len(bands) > 1:
         data = data_bytes(model, frozenset(model.domains), parameters)
@@ -361,6 +363,16 @@ def keeps_reuse(
             l2 = machine.l2 // 1024
             return f"its nests touch {data // 1024} KiB, more than L2 ({l2} KiB): fusion may save traffic"
     return None
+
+
+def _reuse_pays(
+    model: PolyModel, band: isl.ScheduleNode, touched: int, parameters: Mapping[str, int], machine: Machine
+) -> bool:
+    """Whether keeping in cache the lines that one iteration of ``band``'s outer loop (``touched`` bytes)
+    shares with its other iterations could make it ``AS_WRITTEN_MARGIN`` times faster, or that is not known
+    (``reused_bytes``): blocks of a stream that share no line have no reuse to lose."""
+    reused = reused_bytes(model, band, 0, parameters, machine.line)
+    return reused is None or touched >= AS_WRITTEN_MARGIN * max(1, touched - reused)
 
 
 def choose_as_written(written: ScheduleScore, transformed: ScheduleScore, lost_reuse: str | None) -> AsWrittenChoice:

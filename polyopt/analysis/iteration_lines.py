@@ -1,7 +1,7 @@
 """The cache lines one iteration of a loop touches, counted in isl at the parameter values: whether the reuse
 of the loops below it stays in cache without tiling (PolyDL's working sets per cache level, Sec. 4.1).
 
-Public: ``iteration_bytes``.
+Public: ``iteration_bytes``, ``reused_bytes``.
 """
 
 from __future__ import annotations
@@ -25,21 +25,11 @@ def iteration_bytes(
     ``parameters`` in a middle iteration of the loops around the band (reuse across the
     member's iterations happens within one of theirs); None when a count is not known.
     A box over-counts, never under-counts."""
-    fixed = isl_util.at_parameters(isl.Set.universe(model.param_space()), parameters)
-    domain = band.get_domain().intersect_params(fixed)
-    timing = _enclosing_and_member(band, member).intersect_domain(domain)
-    if timing.is_empty():
+    found = _iterations(model, band, member, parameters)
+    if found is None:
         return None
-    values = isl.Set.from_union_set(timing.range())
+    timing, values, (low, high) = found
     last = values.dim(isl.dim_type.set) - 1
-    for position in range(last):
-        values = _fixed_inside(values, position, parameters)
-        if values is None:
-            return None
-    bounds = _bounds(values, last, parameters)
-    if bounds is None:
-        return None
-    low, high = bounds
     references = [ref for ref in model.references if ref.relation.dim(isl.dim_type.out)]
     per_line = {ref.array: max(1, line // model.element_bytes(ref.array)) for ref in references}
     counts: list[int] = []
@@ -51,6 +41,73 @@ def iteration_bytes(
             return None
         counts.append(count)
     return line * max(counts, default=0)
+
+
+def _iterations(
+    model: PolyModel, band: isl.ScheduleNode, member: int, parameters: Mapping[str, int]
+) -> tuple[isl.UnionMap, isl.Set, tuple[int, int]] | None:
+    """Each instance below ``band`` to its iteration of the loops around it and of ``member`` at
+    ``parameters``, the iterations of ``member`` in a middle iteration of the loops around, and its first and
+    last value there; None when not known."""
+    fixed = isl_util.at_parameters(isl.Set.universe(model.param_space()), parameters)
+    timing = _enclosing_and_member(band, member).intersect_domain(band.get_domain().intersect_params(fixed))
+    if timing.is_empty():
+        return None
+    values = isl.Set.from_union_set(timing.range())
+    last = values.dim(isl.dim_type.set) - 1
+    for position in range(last):
+        values = _fixed_inside(values, position, parameters)
+        if values is None:
+            return None
+    bounds = _bounds(values, last, parameters)
+    return None if bounds is None else (timing, values, bounds)
+
+
+def reused_bytes(
+    model: PolyModel, band: isl.ScheduleNode, member: int, parameters: Mapping[str, int], line: int
+) -> int | None:
+    """Bytes of the ``line``-byte cache lines that a middle iteration of band ``member`` touches and another
+    of its iterations touches too (in the same iteration of the loops around the band), at ``parameters``:
+    the most that keeping its reuse in cache can save per iteration (per array, the box around those lines);
+    None when a count is not known."""
+    found = _iterations(model, band, member, parameters)
+    if found is None:
+        return None
+    timing, values, (low, high) = found
+    last = values.dim(isl.dim_type.set) - 1
+    middle = values.fix_val(isl.dim_type.set, last, isl.Val.int_from_si(model.ctx, (low + high) // 2))
+    others = isl.UnionSet.from_set(values.subtract(middle))
+    touched: dict[str, isl.UnionMap] = {}
+    for ref in model.references:
+        if ref.relation.dim(isl.dim_type.out):
+            lines = ref.relation.apply_range(_line_of(ref.relation, max(1, line // model.element_bytes(ref.array))))
+            reached = timing.reverse().apply_range(isl.UnionMap.from_map(lines))
+            touched[ref.array] = touched[ref.array].union(reached) if ref.array in touched else reached
+    total = 0
+    for lines in touched.values():
+        shared = lines.intersect_domain(isl.UnionSet.from_set(middle)).range()
+        shared = shared.intersect(lines.intersect_domain(others).range())
+        if shared.is_empty():
+            continue
+        count = _lines(isl.Set.from_union_set(shared), parameters, 1)
+        if count is None:
+            return None
+        total += count
+    return line * total
+
+
+def _line_of(relation: isl.Map, per_line: int) -> isl.Map:
+    """The map from the elements of ``relation``'s range to their cache lines of ``per_line`` elements (rows
+    as they are, the last subscript divided)."""
+    count = relation.dim(isl.dim_type.out)
+    name = relation.get_tuple_name(isl.dim_type.out)
+    rows = [f"e{position}" for position in range(count - 1)]
+    last = f"e{count - 1}"
+    text = (
+        f"{{ {name}[{', '.join([*rows, last])}] -> {name}[{', '.join([*rows, 'l'])}] : "
+        f"{per_line} l <= {last} < {per_line} l + {per_line} }}"
+    )
+    return isl.Map(text, context=relation.get_ctx()).align_params(relation.get_space())
 
 
 def _touched_lines(

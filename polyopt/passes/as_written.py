@@ -169,7 +169,8 @@ def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) ->
     that reduces an array section in parallel, or keeps a reduced element in a local, has its code rewritten)."""
     schedule, marks, threaded = written.model.schedule, earlier, set()
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
-        threads = ParallelPlan(tuple(loop for loop in threads.loops if not (on_text and _reduces(loop, SECTION))))
+        carried = (loop for loop in threads.loops if not (on_text and _reduces(loop, SECTION)))
+        threads = ParallelPlan(tuple(loop for loop in carried if not (on_text and _live_inside(written, loop))))
         threaded = {name for loop in threads.loops for name in loop.statements}
         schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
     vector = VECTOR.plan(written, schedule, marks)
@@ -179,6 +180,17 @@ def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) ->
 
     vector = VectorPlan(tuple(replace(loop, simd=keeps(loop)) for loop in vector.loops))
     return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
+
+
+def _live_inside(ctx: RegionContext, loop: ParallelLoop) -> bool:
+    """Whether a loop of the text inside ``loop`` has an iterator declared outside its ``for`` that is read
+    after the region: a thread's last run of it would leave that value, so the text cannot carry the
+    pragma (``polyopt.emit.source_text``)."""
+    iterators = {expression for _, expression in loop.expressions}
+    return any(
+        exit.variable not in iterators and any(name in iterators for _, name, _ in exit.enclosing)
+        for exit in ctx.model.scop.exits
+    )
 
 
 def _reduces(loop: ParallelLoop | VectorLoop, mode: str) -> bool:

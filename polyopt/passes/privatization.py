@@ -1,7 +1,7 @@
 """Privatization (``polyopt.transform.privatization``): the scalars declared inside the region's loops private
-to their iterations when each becomes a scalar again (``polyopt.analysis.contraction``) and no scalar is
-expanded; else scalars of the whole region.  An accumulator (updated by a reduction) stays a scalar of the
-region: contraction leaves reduced arrays alone.
+to their iterations when the region is kept as its text, or each becomes a scalar again
+(``polyopt.analysis.contraction``) and no scalar is expanded; else scalars of the whole region.  An accumulator
+(updated by a reduction) stays a scalar of the region: contraction leaves reduced arrays alone.
 
 Public: ``Privatization``, ``PRIVATIZATION``.
 """
@@ -33,8 +33,9 @@ class Privatization:
 
 
 class PrivatizationPass:
-    """Runs the rest of the pipeline with the scalars private, and keeps that part when each of them is
-    contracted and no scalar is expanded; else runs it on the region with the scalars as written."""
+    """Runs the rest of the pipeline with the scalars private, and keeps that part when it is the source text
+    (where they are private already) or each of them is contracted and no scalar is expanded; else runs it on
+    the region with the scalars as written."""
 
     name = "privatization"
     headings = ()
@@ -49,6 +50,8 @@ class PrivatizationPass:
     def apply(self, plan: Privatization, rest: RunPart, inner: RunPart) -> Part:
         private = plan.private
         candidate = rest(privatized(plan.scop, private), plan.options, plan.dead | private)
+        if candidate.source is not None:
+            return candidate
         if private <= contracted(candidate.decisions) and not candidate.decisions.plan_of(EXPANSION):
             return candidate
         return rest(plan.scop, plan.options, plan.dead)

@@ -100,6 +100,25 @@ def test_a_matrix_product_loses_reuse_in_the_order_as_written(model_of: ModelOf)
     assert keeps_reuse(model, written, MACHINE, {}) is not None
 
 
+def test_outer_iterations_that_share_no_line_lose_no_reuse(model_of: ModelOf) -> None:
+    """Blocks of a long buffer, one after the other (zlib's adler32): each block is more than L1 and L2 hold,
+    but no block touches a line of another, so the order as written has no reuse to lose."""
+    body = (
+        "for (b = 0; b < 20; b++)\n  for (k = b * 131072; k < (b + 1) * 131072; k++)\n"
+        "    s[b] += buf[k];\n"
+    )
+    model = model_of(body, "double s[20], buf[2621440];\n")
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
+    assert keeps_reuse(model, written, MACHINE, {}) is None
+
+
+def test_outer_iterations_that_reread_a_large_block_lose_its_reuse(model_of: ModelOf) -> None:
+    body = "for (b = 0; b < 20; b++)\n  for (k = 0; k < 131072; k++)\n    s[b] += buf[k] * b;\n"
+    model = model_of(body, "double s[20], buf[131072];\n")
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
+    assert keeps_reuse(model, written, MACHINE, {}) is not None
+
+
 def test_a_short_inner_loop_is_unrolled_and_the_loop_around_it_vectorizes(model_of: ModelOf) -> None:
     body = (
         "for (i = 0; i < 4000; i++) {\n  out[i] = 0;\n  for (k = 0; k < 16; k++)\n    out[i] += x[i + k] * w[k];\n}\n"

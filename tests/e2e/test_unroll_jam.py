@@ -143,3 +143,36 @@ def test_rows_are_jammed_into_a_recurrence_of_one_chain_only(tmp_path: Path, spa
     gains from rows interleaved with it."""
     stderr = check_program(tmp_path, f"sub{span}", SUB_FILTER.format(span=span), ["--report"], "polyopt")
     assert ("copies of its recurrence interleaved" in stderr) == jammed, stderr
+
+
+# A FIR filter (y[i] = sum_k h[k] x[i - k]): gcc vectorizes the loop over i around the recurrence over k by
+# itself, with stride-1 vectors of y and x, so its lanes run more chains than the copies of a jam.
+FIR = """#include <stdio.h>
+#define N 4003
+#define K 32
+static double x[N], y[N], h[K];
+
+int main(void)
+{
+  for (int i = 0; i < N; i++)
+    x[i] = ((i * 17) % 23) / 23.0 - 0.5;
+  for (int k = 0; k < K; k++)
+    h[k] = 1.0 / (k + 2);
+#pragma scop
+  for (int i = K - 1; i < N; i++) {
+    y[i] = 0.0;
+    for (int k = 0; k < K; k++)
+      y[i] += h[k] * x[i - k];
+  }
+#pragma endscop
+  for (int i = 0; i < N; i += 97)
+    printf("%.17g ", y[i]);
+  printf("\\n");
+  return 0;
+}
+"""
+
+
+def test_a_recurrence_is_not_jammed_where_gcc_vectorizes_the_loop_around_it(tmp_path: Path) -> None:
+    stderr = check_program(tmp_path, "fir", FIR, ["--report"], "kept as written (source text)")
+    assert "copies of its recurrence interleaved" not in stderr, stderr
