@@ -23,16 +23,18 @@ with ``forward``, ``backward`` and ``scattered`` the statement's accesses of eac
 The innermost loop is a simd loop when it is marked so, or when it carries no dependence (gcc vectorizes it by
 itself); gcc unrolls short loops of known length completely, and then the loop around them is the innermost one;
 and where the innermost loop carries a dependence, gcc may vectorize the loop around it instead, when it has a
-vector's worth of iterations and that costs less.  A statement under a parallel loop divides its cost by the
-threads that loop really keeps busy: the cores when its work reaches the ``if`` clause's threshold and it has
-iterations for them, else one.
+vector's worth of iterations, no access scattered along it, and that costs less.  A scalar loop that carries a
+recurrence runs at the pace of its chain or of the rest of its body, whichever is slower: an out-of-order core
+overlaps the independent statements with the chain's latency (a statement distributed out of it saves little).
+A statement under a parallel loop divides its cost by the threads that loop really keeps busy: the cores when
+its work reaches the ``if`` clause's threshold and it has iterations for them, else one.
 
 Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
 (``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
 iteration of each outermost loop touches no more lines than a cache keeps (or shares too few of them with the
-other iterations for their reuse to pay), and a region of several nests
-touches no more data than L2 holds (so fusing them saves no traffic).  Elsewhere tiling and fusion capture
-reuse that the order as written loses, and the transformed schedule is kept.
+other iterations for their reuse to pay), and a region of several nests touches no more data than L2 holds
+(so fusing them saves no traffic).  Elsewhere tiling and fusion capture reuse that the order as written loses,
+and the transformed schedule is kept.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ class StatementCost:
     strides: tuple[str, ...]
     threads: float
     trip: int | None = None  # iterations of the vector loop per run, when known
+    loop: str = ""  # the scalar innermost loop that carries a dependence, which it shares with a recurrence
+    chain: bool = False  # on that recurrence: it depends on its own instance of an earlier iteration
 
     def per_instance(self, lanes: int) -> float:
         forward, backward = self.strides.count(FORWARD), self.strides.count(BACKWARD)
@@ -99,7 +103,15 @@ class ScheduleScore:
 
     @property
     def cycles(self) -> float:
-        return sum(statement.cycles(self.lanes) for statement in self.statements)
+        """The statements' cycles, those that share a scalar loop with a recurrence overlapped with it: the
+        loop runs at the pace of its chain or of the rest of its body, whichever is slower."""
+        alone = sum(statement.cycles(self.lanes) for statement in self.statements if not statement.loop)
+        loops: dict[str, list[float]] = {}
+        for statement in self.statements:
+            if statement.loop:
+                paces = loops.setdefault(statement.loop, [0.0, 0.0])
+                paces[statement.chain] += statement.cycles(self.lanes)
+        return alone + sum(max(paces) if paces[1] else sum(paces) for paces in loops.values())
 
     def describe(self) -> str:
         return f"{self.cycles:.3g} cycles (" + "; ".join(s.describe() for s in self.statements) + ")"
@@ -226,15 +238,27 @@ def score_schedule(
             threads[name] = max(threads.get(name, 1.0), busy)
     flat = schedule.get_map().intersect_domain(schedule.get_domain())
     lanes = max(1, machine.simd_bytes // model.widest_element(model.domains))
-    carried = _carrying(flat, dependences)
+    carried, chain = _carrying(flat, dependences), _recurrence(flat, dependences, model)
     costs = []
     for name in sorted(model.domains):
         timing = flat.intersect_domain(isl.UnionSet.from_set(model.domains[name]))
         if timing.is_empty():
             continue
-        cost = _statement_cost(model, name, flat, name in simd, carried, parameters, (lanes, machine.line))
+        cost = _statement_cost(model, name, flat, name in simd, (carried, chain), parameters, (lanes, machine.line))
         costs.append(replace(cost, threads=threads.get(name, 1.0)))
     return ScheduleScore(tuple(costs), lanes)
+
+
+def _recurrence(flat: isl.UnionMap, dependences: isl.UnionMap, model: PolyModel) -> Callable[[str, int], bool]:
+    """Whether a statement depends on its own instances across iterations of schedule dimension ``position``
+    of ``flat`` (it is on a recurrence of that loop)."""
+
+    def on(name: str, position: int) -> bool:
+        domain = isl.UnionSet.from_set(model.domains[name])
+        own = dependences.intersect_domain(domain).intersect_range(domain)
+        return not own.is_empty() and _carrying(flat, own)(position)
+
+    return on
 
 
 def _statement_cost(
@@ -242,12 +266,14 @@ def _statement_cost(
     name: str,
     flat: isl.UnionMap,
     marked: bool,
-    carried: Callable[[int], bool],
+    carries: tuple[Callable[[int], bool], Callable[[str, int], bool]],
     parameters: Mapping[str, int],
     widths: tuple[int, int],
 ) -> StatementCost:
-    """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread; ``widths``: the
-    elements of a vector and the bytes of a cache line."""
+    """Statement ``name`` under the flat schedule ``flat`` (``score_schedule``), on one thread; ``carries``:
+    whether a schedule dimension carries a dependence, and a dependence of a statement on itself
+    (``_carrying``, ``_recurrence``); ``widths``: the elements of a vector and the bytes of a cache line."""
+    carried, chain = carries
     lanes, line = widths
     instances = instance_count(model, frozenset({name}), parameters)
     domain = isl.UnionSet.from_set(model.domains[name])
@@ -273,10 +299,13 @@ def _statement_cost(
 
     if marked or not carried(inner):
         return along(inner, True)
-    scalar = along(inner, False)
+    prefix = timing.project_out(isl.dim_type.out, inner + 1, timing.dim(isl.dim_type.out) - inner - 1)
+    scalar = replace(along(inner, False), loop=str(prefix.range()), chain=chain(name, inner))
     if not loops or carried(loops[-1]) or (_extent(values, loops[-1], parameters) or lanes) < lanes:
         return scalar
-    outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot, when it fills a vector
+    outer = along(loops[-1], True)  # gcc vectorizes the loop around a loop it cannot, in vectors of lines
+    if SCATTERED in outer.strides:
+        return scalar
     return min(scalar, outer, key=lambda cost: cost.per_instance(lanes))
 
 
@@ -371,8 +400,13 @@ def _reuse_pays(
     """Whether keeping in cache the lines that one iteration of ``band``'s outer loop (``touched`` bytes)
     shares with its other iterations could make it ``AS_WRITTEN_MARGIN`` times faster, or that is not known
     (``reused_bytes``): blocks of a stream that share no line have no reuse to lose."""
-    reused = reused_bytes(model, band, 0, parameters, machine.line)
-    return reused is None or touched >= AS_WRITTEN_MARGIN * max(1, touched - reused)
+    return _saves(touched, reused_bytes(model, band, 0, parameters, machine.line))
+
+
+def _saves(traffic: int, reused: int | None) -> bool:
+    """Whether keeping ``reused`` of ``traffic`` bytes in cache could make a loop ``AS_WRITTEN_MARGIN`` times
+    faster (True when ``reused`` is not known)."""
+    return reused is None or traffic >= AS_WRITTEN_MARGIN * max(1, traffic - reused)
 
 
 def choose_as_written(written: ScheduleScore, transformed: ScheduleScore, lost_reuse: str | None) -> AsWrittenChoice:

@@ -103,10 +103,7 @@ def test_a_matrix_product_loses_reuse_in_the_order_as_written(model_of: ModelOf)
 def test_outer_iterations_that_share_no_line_lose_no_reuse(model_of: ModelOf) -> None:
     """Blocks of a long buffer, one after the other (zlib's adler32): each block is more than L1 and L2 hold,
     but no block touches a line of another, so the order as written has no reuse to lose."""
-    body = (
-        "for (b = 0; b < 20; b++)\n  for (k = b * 131072; k < (b + 1) * 131072; k++)\n"
-        "    s[b] += buf[k];\n"
-    )
+    body = "for (b = 0; b < 20; b++)\n  for (k = b * 131072; k < (b + 1) * 131072; k++)\n    s[b] += buf[k];\n"
     model = model_of(body, "double s[20], buf[2621440];\n")
     written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
     assert keeps_reuse(model, written, MACHINE, {}) is None
@@ -174,3 +171,24 @@ def test_the_loop_around_a_recurrence_vectorizes_with_a_vector_of_iterations_onl
     model = model_of(body, f"double a[4000][{rows}], b[4000][{rows}];\n")
     (cost,) = score_schedule(model, model.schedule, _dependences(model), MACHINE, {}).statements
     assert cost.simd == simd
+
+
+def test_the_loop_around_a_recurrence_along_rows_does_not_vectorize(model_of: ModelOf) -> None:
+    """Down the columns, each row of a[i][j] after a[i][j - 1] is a vector of elements a row apart: gcc does
+    not vectorize the loop around the recurrence then."""
+    body = "for (i = 0; i < 512; i++)\n  for (j = 1; j < 512; j++)\n    a[i][j] = a[i][j - 1] * 0.5 + b[i][j];\n"
+    model = model_of(body, "double a[512][512], b[512][512];\n")
+    (cost,) = score_schedule(model, model.schedule, _dependences(model), MACHINE, {}).statements
+    assert not cost.simd
+
+
+def test_a_statement_beside_a_recurrence_runs_in_its_shadow(model_of: ModelOf) -> None:
+    """A loop that carries a recurrence runs at the pace of its chain, or of the rest of its body when that is
+    slower: an out-of-order core overlaps the independent statement with the chain's latency."""
+    body = "for (i = 1; i < 32000; i++) {\n  a[i] = a[i - 1] * 0.5 + b[i];\n  c[i] = b[i] * d[i] + e[i];\n}\n"
+    model = model_of(body, "float a[32000], b[32000], c[32000], d[32000], e[32000];\n")
+    score = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
+    chain, beside = score.statements
+    assert chain.loop and chain.loop == beside.loop and chain.chain and not beside.chain
+    assert not chain.simd and not beside.simd
+    assert score.cycles == pytest.approx(max(chain.cycles(score.lanes), beside.cycles(score.lanes)))
