@@ -59,10 +59,11 @@ def test_the_benchmark_runs_it_as_another_tool(tmp_path: Path) -> None:
     assert "cblas_dgemm(CblasRowMajor" in variants["cblas_reference"].read_text()
 
 
-def test_variants_that_differ_only_in_comments_are_one_program(tmp_path: Path) -> None:
+def test_variants_that_differ_only_in_comments_and_region_marks_are_one_program(tmp_path: Path) -> None:
     body = "int main(void) {\n  int s = 0;\n  for (int i = 0; i < 8; i++) s += i;\n  return s;\n}\n"
     sources = {"original": tmp_path / "a.c", "polyopt": tmp_path / "b.c", "vs0": tmp_path / "c.c"}
-    sources["original"].write_text(body)
+    marked = body.replace("  for", "#pragma scop\n  for").replace("  return", "#pragma endscop\n  return")
+    sources["original"].write_text(marked)
     sources["polyopt"].write_text("/* fusion model */\n" + body.replace("s += i;", "s += i; /* a note */"))
     sources["vs0"].write_text(body.replace("i < 8", "i < 9"))
     assert twins(sources, ["-DMINI_DATASET"]) == {"original": "original", "polyopt": "original", "vs0": "vs0"}

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from polyopt.toolchain import CC, CFLAGS, ToolchainError
 
+_REGION_MARKS = re.compile(r"^\s*#\s*pragma\s+(scop|endscop)\s*$", re.MULTILINE)
 
-def _preprocessed(source: Path, cpp_flags: Sequence[str]) -> str:
-    """The code gcc compiles from ``source``: preprocessed, without comments or line markers."""
+
+def _preprocessed(source: Path, cpp_flags: Sequence[str]) -> tuple[str, ...]:
+    """The tokens gcc compiles from ``source``: preprocessed, without comments, line markers and the region
+    marks (``#pragma scop``, which gcc ignores), so that a region printed as its own text is its original."""
     command = [CC, *CFLAGS, "-E", "-P", *cpp_flags, str(source)]
-    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    code = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return tuple(_REGION_MARKS.sub("", code).split())
 
 
 def twins(sources: Mapping[str, Path], cpp_flags: Sequence[str]) -> dict[str, str]:

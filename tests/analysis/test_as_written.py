@@ -192,3 +192,18 @@ def test_a_statement_beside_a_recurrence_runs_in_its_shadow(model_of: ModelOf) -
     assert chain.loop and chain.loop == beside.loop and chain.chain and not beside.chain
     assert not chain.simd and not beside.simd
     assert score.cycles == pytest.approx(max(chain.cycles(score.lanes), beside.cycles(score.lanes)))
+
+
+@pytest.mark.parametrize(("element", "kept"), [("unsigned char", True), ("double", False)])
+def test_the_lines_a_row_touches_are_counted_at_the_declared_element_size(
+    model_of: ModelOf, element: str, kept: bool
+) -> None:
+    """PNG's Average filter: each row reads the row before it, its first pixel down the column.  Two rows of
+    4096 bytes stay in L1; two rows of 4096 doubles do not."""
+    body = (
+        "for (r = 1; r < 512; r++) {\n  for (i = 0; i < 4; i++)\n    img[r][i] = img[r][i] + img[r - 1][i] / 2;\n"
+        "  for (i = 4; i < 4096; i++)\n    img[r][i] = img[r][i] + (img[r - 1][i] + img[r][i - 4]) / 2;\n}\n"
+    )
+    model = model_of(body, f"{element} img[512][4096];\n")
+    written = score_schedule(model, model.schedule, _dependences(model), MACHINE, {})
+    assert (keeps_reuse(model, written, MACHINE, {}) is None) == kept
