@@ -12,7 +12,8 @@ original order marks (``polyopt.passes.as_written``), and the clauses the source
   iterator read after the region would need the value of a thread's last run of that loop, so that pragma
   is left out;
 - a pragma whose loop keeps a reduced element in a local, or runs in parallel only under a guard, rewrites
-  the loop's code: it cannot be put on the text, and is left out.
+  the loop's code: it cannot be put on the text, and is left out; so is a pragma on a loop whose test is not
+  one comparison of its iterator (``j <= i + 2 && j < n``), which OpenMP does not accept.
 
 Every pragma left out is named with its reason; the text without it is the program as written.
 
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 
 from polyopt.diagnostics import Location
 from polyopt.emit.isl_ast import MarkedLoop
-from polyopt.frontend.scop import Loop, Node, Scop, StmtRef
+from polyopt.frontend.scop import Loop, Node, Scop, StmtRef, loops_of
 
 _REDUCED = re.compile(r"reduction\([^:]*:\s*([A-Za-z_]\w*)")
 
@@ -56,10 +57,6 @@ def _enclosing(nodes: tuple[Node, ...], around: tuple[Loop, ...] = ()) -> dict[s
         else:
             found.update(_enclosing(node.body, (*around, node)))
     return found
-
-
-def _inner_loops(loop: Loop) -> list[Loop]:
-    return [inner for node in loop.body if isinstance(node, Loop) for inner in (node, *_inner_loops(node))]
 
 
 def source_pragmas(scop: Scop, marked: tuple[MarkedLoop, ...]) -> SourceText:
@@ -104,10 +101,12 @@ def _pragma(
     loop = _loop_of(marked, enclosing)
     if loop is None or loop.location is None:
         return None, "no single loop of the text runs its statements"
+    if not loop.canonical:
+        return None, "its test is not one comparison of its iterator (OpenMP's canonical loop form)"
     reduced = [name for clause in marked.clauses for name in _REDUCED.findall(clause)]
     if any(name not in scop.identifiers for name in reduced):
         return None, "a reduced variable is not a name of the text"
-    nested = sorted({inner.iterator for inner in _inner_loops(loop) if not inner.declares} - {loop.iterator})
+    nested = sorted({inner.iterator for inner in loops_of(loop.body) if not inner.declares} - {loop.iterator})
     if any(name in live for name in nested):
         return None, "an iterator of a loop inside it is read after the region"
     clauses = list(marked.clauses)

@@ -138,7 +138,8 @@ class ControlFlow(ExtractorState):
         declares = isinstance(node.init, c_ast.DeclList)
         declared = declarator_type(node.init.decls[0].type, self.declarations) if declares else None
         ctype = declared.name if declared is not None else ""
-        return Loop(iterator, direction, body, node_location(node, self.fallback), declares, ctype)
+        location = node_location(node, self.fallback)
+        return Loop(iterator, direction, body, location, declares, ctype, canonical=len(bounds) == 1)
 
     def check_accesses_before(self, iterator: str, ctx: Context, node: c_ast.For) -> None:
         """A statement may use the variable ``iterator`` before the loops over it, but not inside a loop

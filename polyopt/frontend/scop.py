@@ -150,7 +150,9 @@ class Loop:
     """A ``for`` loop; ``direction`` is +1 for increasing, -1 for decreasing.  ``location`` is where its
     ``for`` keyword is, and ``declares`` says whether its init declares the iterator (``for (int i = ...)``):
     the region's own text is printed back with pragmas on these loops (``polyopt.emit.source_text``);
-    ``ctype`` is the type it declares the iterator of, as the declarations spell it."""
+    ``ctype`` is the type it declares the iterator of, as the declarations spell it; ``canonical`` says
+    whether its test is one comparison of the iterator (OpenMP's canonical loop form, which a pragma on its
+    text needs; ``j <= i + 2 && j < n`` is not)."""
 
     iterator: str
     direction: int
@@ -158,6 +160,7 @@ class Loop:
     location: Location | None = field(default=None, compare=False)
     declares: bool = field(default=True, compare=False)
     ctype: str = field(default="", compare=False)
+    canonical: bool = field(default=True, compare=False)
 
 
 Node = Loop | StmtRef
@@ -268,12 +271,14 @@ def index_type(scop: Scop) -> str:
     ``size_t``), so that the generated loops count over the values the source's do and gcc sees the index
     arithmetic the source has; ``int`` otherwise."""
 
-    def loops(nodes: tuple[Node, ...]) -> list[Loop]:
-        return [loop for node in nodes if isinstance(node, Loop) for loop in (node, *loops(node.body))]
-
-    types = [loop.ctype or _spelled(scop, loop.iterator) for loop in loops(scop.tree)]
+    types = [loop.ctype or _spelled(scop, loop.iterator) for loop in loops_of(scop.tree)]
     types += [_spelled(scop, name) for name in scop.parameters]
     return "int" if all(kind in _INT_OR_NARROWER for kind in types) else "long"
+
+
+def loops_of(nodes: tuple[Node, ...]) -> list[Loop]:
+    """Every loop among ``nodes`` and inside them, outer loops first."""
+    return [loop for node in nodes if isinstance(node, Loop) for loop in (node, *loops_of(node.body))]
 
 
 def unsigned_parameters(scop: Scop) -> frozenset[str]:

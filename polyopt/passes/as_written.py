@@ -36,6 +36,7 @@ from polyopt.analysis.as_written import (
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
 from polyopt.emit.source_text import SourceText
+from polyopt.frontend.scop import loops_of
 from polyopt.marks import ELEMENT, SECTION
 from polyopt.model import PolyModel
 from polyopt.passes.base import NO_DECISIONS, Candidate, Decisions, RegionContext
@@ -169,17 +170,30 @@ def _marked(written: RegionContext, earlier: Decisions, on_text: bool = True) ->
     that reduces an array section in parallel, or keeps a reduced element in a local, has its code rewritten)."""
     schedule, marks, threaded = written.model.schedule, earlier, set()
     if (threads := PARALLEL.plan(written, schedule, earlier)) is not None:
-        carried = (loop for loop in threads.loops if not (on_text and _reduces(loop, SECTION)))
-        threads = ParallelPlan(tuple(loop for loop in carried if not (on_text and _live_inside(written, loop))))
+        threads = ParallelPlan(tuple(loop for loop in threads.loops if not (on_text and _off_text(written, loop))))
         threaded = {name for loop in threads.loops for name in loop.statements}
         schedule, marks = PARALLEL.apply(written, schedule, threads), marks.then(PARALLEL, threads)
     vector = VECTOR.plan(written, schedule, marks)
 
     def keeps(loop: VectorLoop) -> bool:
-        return loop.simd and not (on_text and _reduces(loop, ELEMENT)) and _pays(written, schedule, loop, threaded)
+        off_text = on_text and (_reduces(loop, ELEMENT) or not _canonical(written, {loop.chosen}))
+        return loop.simd and not off_text and _pays(written, schedule, loop, threaded)
 
     vector = VectorPlan(tuple(replace(loop, simd=keeps(loop)) for loop in vector.loops))
     return VECTOR.apply(written, schedule, vector), marks.then(VECTOR, vector)
+
+
+def _off_text(ctx: RegionContext, loop: ParallelLoop) -> bool:
+    """Whether the text as written cannot carry the pragma of the parallel ``loop`` (``polyopt.emit.source_text``):
+    it reduces an array section, a loop inside it leaves a value read after the region, or its test is not in
+    OpenMP's canonical form."""
+    iterators = {expression for _, expression in loop.expressions}
+    return _reduces(loop, SECTION) or _live_inside(ctx, loop) or not _canonical(ctx, iterators)
+
+
+def _canonical(ctx: RegionContext, iterators: set[str]) -> bool:
+    """Whether every loop of the text over one of ``iterators`` is in OpenMP's canonical form."""
+    return all(loop.canonical for loop in loops_of(ctx.model.scop.tree) if loop.iterator in iterators)
 
 
 def _live_inside(ctx: RegionContext, loop: ParallelLoop) -> bool:

@@ -245,3 +245,43 @@ def test_regions_with_locals_in_their_loops_compute_what_the_original_computes(t
     assert [(v.flags, v.outcome, v.fallback) for v in verdicts] == [(f, OPTIMIZED, False) for f in option_sets], [
         v.message for v in verdicts
     ]
+
+
+# A band of width 41 above the diagonal (a banded solver's update): the inner loop's test is two comparisons,
+# which OpenMP's canonical loop form does not allow, so no pragma goes on it in the text.
+BAND = r"""#include <stdio.h>
+#define N 3000
+static double A[N][N], x[N];
+
+int main(void) {
+  int i, j;
+  for (i = 0; i < N; i++) {
+    x[i] = i % 7;
+    for (j = 0; j < N; j++)
+      A[i][j] = (i + j) % 5;
+  }
+#pragma scop
+  for (int r = 0; r < N; r++)
+    for (int c = r; c <= r + 40 && c < N; c++)
+      A[r][c] = A[r][c] * 0.5 + x[c];
+#pragma endscop
+  double s = 0;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j += 13)
+      s += A[i][j];
+  printf("%.17g\n", s);
+  return 0;
+}
+"""
+
+
+def test_no_pragma_goes_on_a_loop_whose_test_is_not_one_comparison(tmp_path: Path) -> None:
+    option_sets = [(), ("--noparallel",)]
+
+    verdicts = check_program(BAND, "band", option_sets, folder=tmp_path)
+
+    assert [(v.flags, v.outcome, v.fallback) for v in verdicts] == [(f, OPTIMIZED, False) for f in option_sets], [
+        v.message for v in verdicts
+    ]
+    code = optimize_text(BAND, "band.c", Options()).text
+    assert "#pragma omp simd\n    for (int c = r; c <= r + 40 && c < N; c++)" not in code
