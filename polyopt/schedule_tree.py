@@ -1,6 +1,15 @@
-"""Small read-only helpers on isl schedule trees.
+"""Small helpers on isl schedule trees, and the handle by which plans name their bands.
 
-Public: ``Anchor``, ``anchor_of``, ``band_anchors``, ``anchored``, ``band_nodes``, ``nodes_of_type``, ``node_at``,
+A plan names the band it concerns by its ``Anchor``: the band's child positions from the root in the schedule the
+plan was made on, which is the schedule the plan is applied to.  Looking a band up is then a walk down one path,
+not a comparison with every band.  An apply that rewrites several bands (``rewrite_bands``) first pins each one by
+an isl mark above it, as PPCG carries its decisions on marks: a mark survives the rewrites of the other bands (an
+outer band tiled, a sibling fused), a position does not.  The pins live only while the apply runs, so no planning
+step and no code generation ever sees one.  A tile band that later steps must recognise in a schedule rewritten
+since is known by its ``band_text``.
+
+Public: ``Anchor``, ``anchor_of``, ``anchored``, ``rewrite_bands``, ``band_text``, ``band_nodes``, ``nodes_of_type``,
+``node_at``,
 ``member_expressions``, ``member_map``, ``carries``, ``schedule_respects``, ``members``, ``replace_band``,
 ``band_has_inner_band``, ``has_below``, ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``, ``parallel_outermost_members``,
@@ -10,8 +19,9 @@ Public: ``Anchor``, ``anchor_of``, ``band_anchors``, ``anchored``, ``band_nodes`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
 import islpy as isl
 
@@ -21,6 +31,8 @@ _NODE = isl.schedule_node_type
 
 
 Paths = list[tuple[tuple[int, ...], isl.ScheduleNode]]
+BandText = tuple[tuple[str, ...], str]
+T = TypeVar("T")
 
 
 def band_nodes(schedule: isl.Schedule) -> Paths:
@@ -52,15 +64,12 @@ def node_at(schedule: isl.Schedule, path: tuple[int, ...]) -> isl.ScheduleNode:
 
 @dataclass(frozen=True)
 class Anchor:
-    """The band a plan concerns, named by what rewrites of other bands keep: the ``statements`` below it, its
-    members' ``schedule`` as text and how many bands above it have both the same (``repeats``: an L2 tile band of
-    one tile per tile sits above a tile band of the same schedule).  ``where``, its child positions from the root
-    when it was named, is printed in reports and never used to find it (a rewrite elsewhere moves it)."""
+    """The band a plan concerns, named by its child positions from the root (``where``) in the schedule the plan
+    was made on.  A plan is applied to that same schedule (``polyopt.passes.steps``), so its anchors find their
+    bands at once (``anchored``); an apply that rewrites several bands pins them first (``rewrite_bands``), since
+    each rewrite moves the positions of the bands below and after it."""
 
-    statements: tuple[str, ...]
-    schedule: str
-    repeats: int = 0
-    where: tuple[int, ...] = field(default=(), compare=False)
+    where: tuple[int, ...]
 
     def describe(self) -> str:
         return f"band at {list(self.where)}"
@@ -68,58 +77,56 @@ class Anchor:
 
 def anchor_of(band: isl.ScheduleNode) -> Anchor:
     """The anchor of ``band``."""
-    statements = tuple(sorted(band_statements(band)))
-    schedule = band.band_get_partial_schedule().to_str()
-    above = [band.ancestor(up) for up in range(band.get_tree_depth(), 0, -1)]
-    repeats = sum(
-        1
-        for node in above
-        if node.get_type() == _NODE.band
-        and node.band_get_partial_schedule().to_str() == schedule
-        and tuple(sorted(band_statements(node))) == statements
-    )
-    where = tuple(node.get_child_position() for node in [*above[1:], band])
-    return Anchor(statements, schedule, repeats, where)
-
-
-def band_anchors(schedule: isl.Schedule) -> list[tuple[Anchor, isl.ScheduleNode]]:
-    """Every band node with its anchor, top-down, each band's statements and partial schedule read once (the
-    anchors of its bands above it are passed down)."""
-    found: list[tuple[Anchor, isl.ScheduleNode]] = []
-
-    def walk(node: isl.ScheduleNode, path: tuple[int, ...], above: tuple[tuple[tuple[str, ...], str], ...]) -> None:
-        if node.get_type() == _NODE.band:
-            key = (tuple(sorted(band_statements(node))), node.band_get_partial_schedule().to_str())
-            found.append((Anchor(*key, above.count(key), path), node))
-            above = (*above, key)
-        for position in range(node.n_children()):
-            walk(node.child(position), path + (position,), above)
-
-    walk(schedule.get_root(), (), ())
-    return found
+    above = [band.ancestor(up) for up in range(band.get_tree_depth() - 1, 0, -1)]
+    return Anchor(tuple(node.get_child_position() for node in [*above, band]))
 
 
 def anchored(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:
-    """The one band of ``schedule`` that ``anchor`` names; a plan that names none or several is an internal error.
-    isl may print an equal partial schedule otherwise (its constraints simplified): when no band's text matches,
-    the bands over the same statements whose partial schedules are equal sets of pairs are compared instead, the
-    ``repeats``-th of them top-down."""
-    named = band_anchors(schedule)
-    bands = [band for _, band in named]
-    found = [band for band_anchor, band in named if band_anchor == anchor]
-    if not found:
-        named = isl.MultiUnionPwAff(anchor.schedule, context=schedule.get_ctx())
-        pairs = isl.UnionMap.from_multi_union_pw_aff(named)
-        equal = [
-            band
-            for band in bands
-            if tuple(sorted(band_statements(band))) == anchor.statements
-            and isl.UnionMap.from_multi_union_pw_aff(band.band_get_partial_schedule()).is_equal(pairs)
-        ]
-        found = equal[anchor.repeats : anchor.repeats + 1]
-    if len(found) != 1:
-        raise ValueError(f"{len(found)} bands of the schedule match the planned {anchor.describe()}")
-    return found[0]
+    """The band of ``schedule`` that ``anchor`` names; a plan that names no band is an internal error."""
+    node = schedule.get_root()
+    for position in anchor.where:
+        if position >= node.n_children():
+            raise ValueError(f"no node of the schedule at the planned {anchor.describe()}")
+        node = node.child(position)
+    if node.get_type() != _NODE.band:
+        raise ValueError(f"no band of the schedule at the planned {anchor.describe()}")
+    return node
+
+
+def rewrite_bands(
+    schedule: isl.Schedule,
+    planned: Sequence[tuple[Anchor, T]],
+    rewrite: Callable[[isl.ScheduleNode, T], isl.ScheduleNode],
+) -> isl.Schedule:
+    """``schedule`` with each planned band rewritten in turn by ``rewrite`` (given its plan ``T``, it returns a node
+    of the rewritten schedule).  Each band is first pinned by a mark above it whose id names its anchor, so that
+    it is found after the rewrites before it have moved it (an outer band tiled, a sibling fused); its mark is
+    removed before its own rewrite, so no rewrite and no later stage sees one."""
+    for anchor, _ in sorted(planned, key=lambda item: item[0].where, reverse=True):  # the deepest and last first
+        pin = isl.Id(_pin(anchor), context=schedule.get_ctx())
+        schedule = anchored(schedule, anchor).insert_mark(pin).get_schedule()
+    for anchor, plan in planned:
+        schedule = rewrite(_unpinned(schedule, anchor), plan).get_schedule()
+    return schedule
+
+
+def _pin(anchor: Anchor) -> str:
+    return f"pin@{','.join(str(position) for position in anchor.where)}"
+
+
+def _unpinned(schedule: isl.Schedule, anchor: Anchor) -> isl.ScheduleNode:
+    """The band pinned for ``anchor`` (``rewrite_bands``), its pin removed."""
+    name = _pin(anchor)
+    pins = [mark for _, mark in nodes_of_type(schedule, _NODE.mark) if mark.mark_get_id().get_name() == name]
+    if len(pins) != 1:
+        raise ValueError(f"{len(pins)} bands of the schedule pinned for the planned {anchor.describe()}")
+    return pins[0].delete()
+
+
+def band_text(band: isl.ScheduleNode) -> BandText:
+    """The statements below ``band`` and its partial schedule as text: how the tile band a tiling plans is known
+    in the schedules of the later steps (``polyopt.transform.tiling.tile_bands``), where its position has moved."""
+    return tuple(sorted(band_statements(band))), band.band_get_partial_schedule().to_str()
 
 
 def band_statements(band: isl.ScheduleNode) -> set[str]:

@@ -25,7 +25,7 @@ from polyopt.model import PolyModel
 from polyopt.options import Options, SchedulerOptions
 from polyopt.report import format_report
 from polyopt.schedule_tree import (
-    Anchor,
+    BandText,
     anchor_of,
     band_nodes,
     describe_schedule,
@@ -120,7 +120,7 @@ def test_verify_accepts_a_marked_loop_that_carries_nothing(model_of: ModelOf, ki
 def _mark_a_carrying_loop(
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tiled: frozenset[Anchor] = frozenset(),
+    tiled: frozenset[BandText] = frozenset(),
     *_: object,
     **__: object,
 ) -> ParallelPlan:

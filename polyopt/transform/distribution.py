@@ -34,13 +34,13 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     Anchor,
     anchor_of,
-    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
     mark_parent,
     member_expressions,
     moved_innermost,
+    rewrite_bands,
     same_outer,
 )
 
@@ -197,7 +197,5 @@ def plan_distribution(
 
 def apply_distribution(schedule: isl.Schedule, plan: DistributionPlan, model: PolyModel) -> isl.Schedule:
     """Distribute the planned bands."""
-    for distribution in plan.distributions:
-        band = anchored(schedule, distribution.band)
-        schedule = _distributed(band, distribution.member, distribution.groups, model).get_schedule()
-    return schedule
+    planned = [(distribution.band, distribution) for distribution in plan.distributions]
+    return rewrite_bands(schedule, planned, lambda band, d: _distributed(band, d.member, d.groups, model))

@@ -53,14 +53,16 @@ from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     Anchor,
+    BandText,
     anchor_of,
-    anchored,
     band_nodes,
+    band_text,
     insert_loop_mark,
     member_expressions,
     members,
     moved_outermost,
     replace_band,
+    rewrite_bands,
 )
 
 
@@ -113,7 +115,7 @@ class _Search:
     """What ``plan_parallel`` looks for (see its arguments)."""
 
     dependences: isl.UnionMap
-    tiled: frozenset[Anchor]
+    tiled: frozenset[BandText]
     model: PolyModel | None
     reductions: tuple[Reduction, ...]
     min_depth: int
@@ -129,7 +131,7 @@ def _choose(band: isl.ScheduleNode, search: _Search) -> ParallelLoop | None:
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
             return ParallelLoop(anchor, member, False, expressions, clauses, uneven_work(moved_outermost(band, member)))
-    if anchor in search.tiled and runs_wavefront(band, search.threads, search.dependences):
+    if band_text(band) in search.tiled and runs_wavefront(band, search.threads, search.dependences):
         clauses = _clauses(_wavefront(band), 0, search.model, search.reductions)
         if clauses is not None:
             return ParallelLoop(anchor, 1, True, tuple(sorted(member_expressions(band, 1).items())), clauses)
@@ -147,7 +149,7 @@ def _wavefront(band: isl.ScheduleNode) -> isl.ScheduleNode:
 def plan_parallel(
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tiled: frozenset[Anchor] = frozenset(),
+    tiled: frozenset[BandText] = frozenset(),
     model: PolyModel | None = None,
     reductions: tuple[Reduction, ...] = (),
     min_depth: int = MIN_NESTED_DEPTH,
@@ -187,8 +189,9 @@ def with_thread_work(
 
 def apply_parallel(schedule: isl.Schedule, plan: ParallelPlan) -> isl.Schedule:
     """Reorder or skew each planned band and mark its parallel loop."""
-    for loop in plan.loops:
-        band = anchored(schedule, loop.band)
+
+    def marked(band: isl.ScheduleNode, loop: ParallelLoop) -> isl.ScheduleNode:
         band = _wavefront(band) if loop.wavefront else moved_outermost(band, loop.member)
-        schedule = insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic, work=loop.work).get_schedule()
-    return schedule
+        return insert_loop_mark(band, PARALLEL_MARK, loop.reductions, loop.cyclic, work=loop.work)
+
+    return rewrite_bands(schedule, [(loop.band, loop) for loop in plan.loops], marked)

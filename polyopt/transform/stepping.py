@@ -15,7 +15,7 @@ from polyopt.analysis.parallel_loops import has_parallel_member
 from polyopt.frontend.scop import Loop, Node, Scop, Var
 from polyopt.model import PolyModel
 from polyopt.options import SchedulerOptions
-from polyopt.schedule_tree import anchor_of, anchored, band_statements, outermost_bands
+from polyopt.schedule_tree import anchor_of, band_statements, outermost_bands, rewrite_bands
 from polyopt.transform.scheduling import original_group_schedule, schedule_group
 
 
@@ -220,12 +220,11 @@ def _streams(model: PolyModel, schedule: isl.Schedule) -> int:
 
 def _without_step_members(schedule: isl.Schedule, step: isl.UnionMap) -> isl.Schedule:
     """Drop from the outermost bands the members that only repeat the step (constant within a step)."""
-    for anchor in [anchor_of(band) for band in outermost_bands(schedule)]:
-        schedule = _drop_step_members(anchored(schedule, anchor), step)
-    return schedule
+    planned = [(anchor_of(band), step) for band in outermost_bands(schedule)]
+    return rewrite_bands(schedule, planned, _drop_step_members)
 
 
-def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedule:
+def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.ScheduleNode:
     domain = band.get_domain()
     same_step = step.apply_range(step.reverse()).intersect_domain(domain).intersect_range(domain)
     partial = band.band_get_partial_schedule()
@@ -234,9 +233,9 @@ def _drop_step_members(band: isl.ScheduleNode, step: isl.UnionMap) -> isl.Schedu
         if same_step.is_subset(value.apply_range(value.reverse())):
             partial = partial.drop_dims(isl.dim_type.set, member, 1)
     if partial.dim(isl.dim_type.set) == band.band_n_member():
-        return band.get_schedule()
+        return band
     permutable = band.band_get_permutable()
     node = band.delete()
     if partial.dim(isl.dim_type.set) > 0:
         node = node.insert_partial_schedule(partial).band_set_permutable(permutable)
-    return node.get_schedule()
+    return node

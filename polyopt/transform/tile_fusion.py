@@ -27,12 +27,14 @@ from polyopt.machine import Machine
 from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     Anchor,
+    BandText,
     anchor_of,
-    anchored,
     band_statements,
+    band_text,
     carries,
     member_expressions,
     nodes_of_type,
+    rewrite_bands,
 )
 from polyopt.transform.tiling import member_extent
 
@@ -79,7 +81,7 @@ def plan_tile_fusion(
     model: PolyModel,
     schedule: isl.Schedule,
     dependences: isl.UnionMap,
-    tile_bands: frozenset[Anchor],
+    tile_bands: frozenset[BandText],
     machine: Machine,
     parameters: Mapping[str, int],
 ) -> TileFusionPlan:
@@ -97,21 +99,23 @@ def plan_tile_fusion(
 
 def apply_tile_fusion(schedule: isl.Schedule, plan: TileFusionPlan) -> isl.Schedule:
     """Fuse the planned runs."""
-    for fusion in plan.fusions:
-        child = anchored(schedule, fusion.band).parent()
-        schedule = _fused(child.parent(), child.get_child_position(), fusion.count).get_schedule()
-    return schedule
+
+    def fused(band: isl.ScheduleNode, fusion: TileFusion) -> isl.ScheduleNode:
+        child = band.parent()
+        return _fused(child.parent(), child.get_child_position(), fusion.count)
+
+    return rewrite_bands(schedule, [(fusion.band, fusion) for fusion in plan.fusions], fused)
 
 
-def _tile_band(sequence: isl.ScheduleNode, position: int, tile_bands: frozenset[Anchor]) -> bool:
+def _tile_band(sequence: isl.ScheduleNode, position: int, tile_bands: frozenset[BandText]) -> bool:
     child = sequence.child(position)
     return (
-        child.n_children() == 1 and child.child(0).get_type() == _NODE.band and anchor_of(child.child(0)) in tile_bands
+        child.n_children() == 1 and child.child(0).get_type() == _NODE.band and band_text(child.child(0)) in tile_bands
     )
 
 
 def _longest_run(
-    setting: _Setting, sequence: isl.ScheduleNode, first: int, tile_bands: frozenset[Anchor]
+    setting: _Setting, sequence: isl.ScheduleNode, first: int, tile_bands: frozenset[BandText]
 ) -> TileFusion | None:
     """The longest run of tile bands from child ``first`` whose fusion is legal and pays."""
     best: TileFusion | None = None

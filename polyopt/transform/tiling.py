@@ -37,14 +37,16 @@ from polyopt.model import PolyModel
 from polyopt.options import TilingOptions
 from polyopt.schedule_tree import (
     Anchor,
+    BandText,
     anchor_of,
-    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
+    band_text,
     member_map,
     moved_outermost,
     parallel_outermost_members,
+    rewrite_bands,
 )
 
 FALLBACK_SIZE = 32  # when the tile-size model cannot describe a band
@@ -60,7 +62,7 @@ class TiledBand:
     sizes: tuple[int, ...]
     reason: str
     outer_sizes: tuple[int, ...]
-    tiles: Anchor
+    tiles: BandText
 
 
 @dataclass(frozen=True)
@@ -261,16 +263,15 @@ def _reason(given: int, members: int, rest: str) -> str:
 
 def apply_tiling(schedule: isl.Schedule, plan: TilePlan) -> isl.Schedule:
     """Tile the planned bands."""
-    for tiled in plan.bands:
-        schedule = _tiled(anchored(schedule, tiled.band), tiled.sizes, tiled.outer_sizes).get_schedule()
-    return schedule
+    planned = [(tiled.band, tiled) for tiled in plan.bands]
+    return rewrite_bands(schedule, planned, lambda band, tiled: _tiled(band, tiled.sizes, tiled.outer_sizes))
 
 
 def tiled_band(
     band: isl.ScheduleNode, sizes: tuple[int, ...], reason: str, outer_sizes: tuple[int, ...] = ()
 ) -> TiledBand:
     """The plan to tile ``band`` with ``sizes``, then its tile band with ``outer_sizes`` (when not empty)."""
-    tiles = anchor_of(_tiled(band, sizes, outer_sizes))
+    tiles = band_text(_tiled(band, sizes, outer_sizes))
     return TiledBand(anchor_of(band), sizes, reason, outer_sizes, tiles)
 
 
@@ -288,6 +289,6 @@ def tile_band(band: isl.ScheduleNode, sizes: tuple[int, ...]) -> isl.ScheduleNod
     return band.band_tile(values)
 
 
-def tile_bands(plan: TilePlan) -> frozenset[Anchor]:
-    """The outermost tile bands once the plan is applied."""
+def tile_bands(plan: TilePlan) -> frozenset[BandText]:
+    """The outermost tile bands once the plan is applied, by their ``band_text``."""
     return frozenset(tiled.tiles for tiled in plan.bands)

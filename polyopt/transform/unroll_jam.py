@@ -39,7 +39,6 @@ from polyopt.model import PolyModel
 from polyopt.schedule_tree import (
     Anchor,
     anchor_of,
-    anchored,
     band_has_inner_band,
     band_nodes,
     band_statements,
@@ -49,6 +48,7 @@ from polyopt.schedule_tree import (
     member_expressions,
     member_map,
     parent_mark,
+    rewrite_bands,
     same_outer,
 )
 from polyopt.transform.tiling import tile_band
@@ -100,16 +100,17 @@ def plan_unroll_jam(model: PolyModel, schedule: isl.Schedule, dependences: isl.U
 
 def apply_unroll_jam(schedule: isl.Schedule, plan: JamPlan) -> isl.Schedule:
     """Mark each planned loop (its band's last member split off first)."""
-    for jam in plan.jams:
-        band = anchored(schedule, jam.band)
+
+    def marked(band: isl.ScheduleNode, jam: Jam) -> isl.ScheduleNode:
         if jam.recurrence and band.child(0).get_type() != _NODE.band:  # the inner loop is the band's last member
             band = band.band_split(band.band_n_member() - 1)
         if band.band_n_member() > 1:
             band = band.band_split(band.band_n_member() - 1).child(0)
         if jam.strip:
             band = tile_band(band, (jam.factor,)).child(0)
-        schedule = insert_loop_mark(band, JAM_MARK, factor=jam.factor).get_schedule()
-    return schedule
+        return insert_loop_mark(band, JAM_MARK, factor=jam.factor)
+
+    return rewrite_bands(schedule, [(jam.band, jam) for jam in plan.jams], marked)
 
 
 def _vector_band(band: isl.ScheduleNode) -> isl.ScheduleNode | None:

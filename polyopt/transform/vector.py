@@ -16,7 +16,14 @@ from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.vector_loops import VectorLoop, vector_loop
 from polyopt.marks import SIMD_MARK
 from polyopt.model import PolyModel
-from polyopt.schedule_tree import anchored, band_has_inner_band, band_nodes, insert_loop_mark, members, replace_band
+from polyopt.schedule_tree import (
+    band_has_inner_band,
+    band_nodes,
+    insert_loop_mark,
+    members,
+    replace_band,
+    rewrite_bands,
+)
 
 
 @dataclass(frozen=True)
@@ -42,8 +49,8 @@ def plan_vector(
 
 def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
     """Move each chosen member innermost; split it off and mark it when it is a simd loop."""
-    for loop in plan.loops:
-        band = anchored(schedule, loop.band)
+
+    def moved(band: isl.ScheduleNode, loop: VectorLoop) -> isl.ScheduleNode:
         count = band.band_n_member()
         if loop.member != count - 1:
             current = members(band)
@@ -53,5 +60,6 @@ def apply_vector(schedule: isl.Schedule, plan: VectorPlan) -> isl.Schedule:
             if count > 1:
                 band = band.band_split(count - 1).child(0)
             band = insert_loop_mark(band, SIMD_MARK, loop.reductions)
-        schedule = band.get_schedule()
-    return schedule
+        return band
+
+    return rewrite_bands(schedule, [(loop.band, loop) for loop in plan.loops], moved)

@@ -16,9 +16,11 @@ from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.options import TilingOptions
 from polyopt.schedule_tree import (
     Anchor,
+    BandText,
     anchor_of,
     anchored,
     band_nodes,
+    band_text,
     carries,
     mark_parent,
     member_expressions,
@@ -68,7 +70,7 @@ DURBIN_LIKE = (
 )
 
 
-def _tiled(kernel: Kernel, schedule: isl.Schedule) -> tuple[isl.Schedule, frozenset[Anchor]]:
+def _tiled(kernel: Kernel, schedule: isl.Schedule) -> tuple[isl.Schedule, frozenset[BandText]]:
     plan = plan_tiling(schedule, TilingOptions(), kernel.full)
     assert plan.bands, "expected a tiled band"
     return apply_tiling(schedule, plan), tile_bands(plan)
@@ -197,7 +199,7 @@ def test_two_member_time_skewed_band_is_a_wavefront_only_when_threads_start(kern
     assert plan_parallel(tiled, kernel.full, paths) == ParallelPlan(())
     assert plan_parallel(tiled, kernel.full, paths, threads=lambda _: False) == ParallelPlan(())
     (loop,) = plan_parallel(tiled, kernel.full, paths, threads=threads).loops
-    assert loop.wavefront and loop.band in paths
+    assert loop.wavefront and band_text(anchored(tiled, loop.band)) in paths
     assert asked == [kernel.statements]
     assert_legal(apply_parallel(tiled, ParallelPlan((loop,))), kernel.full)
 
@@ -219,9 +221,7 @@ def test_apply_parallel_skews_a_wavefront(kernel_of: KernelOf) -> None:
     kernel = kernel_of(JACOBI_2D)
     tiled, paths = _tiled(kernel, kernel.isl_schedule())
     plan = plan_parallel(tiled, kernel.full, paths)
-    (anchor,) = paths
-    tile = anchored(tiled, anchor)
-    path = anchor.where
+    ((path, tile),) = ((path, band) for path, band in band_nodes(tiled) if band_text(band) in paths)
     first, second = (tile.band_get_partial_schedule().get_union_pw_aff(m) for m in range(2))
 
     marked = apply_parallel(tiled, plan)
@@ -284,7 +284,7 @@ def test_three_dimensional_parallel_loop_inside_a_sequential_loop_is_used(kernel
 def test_marked_loops_carry_no_dependence(kernel_of: KernelOf, body: str, tile: bool) -> None:
     kernel = kernel_of(body)
     _, schedule = kernel.scheduled()
-    paths: frozenset[Anchor] = frozenset()
+    paths: frozenset[BandText] = frozenset()
     if tile:
         tiles = plan_tiling(schedule, TilingOptions(), kernel.full)
         schedule, paths = apply_tiling(schedule, tiles), tile_bands(tiles)
@@ -304,7 +304,7 @@ SYRK_LIKE = (
 )
 
 
-def _maybe_tiled(kernel: Kernel, tile: bool) -> tuple[isl.Schedule, frozenset[Anchor]]:
+def _maybe_tiled(kernel: Kernel, tile: bool) -> tuple[isl.Schedule, frozenset[BandText]]:
     _, schedule = kernel.scheduled()
     return _tiled(kernel, schedule) if tile else (schedule, frozenset())
 

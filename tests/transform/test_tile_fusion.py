@@ -8,7 +8,7 @@ import islpy as isl
 import pytest
 
 from polyopt.machine import Machine
-from polyopt.schedule_tree import Anchor, anchor_of, band_statements, carries, node_at
+from polyopt.schedule_tree import BandText, anchor_of, band_statements, carries, node_at
 from polyopt.transform.tile_fusion import TileFusion, TileFusionPlan, apply_tile_fusion, plan_tile_fusion
 from polyopt.transform.tiling import TilePlan, apply_tiling, tile_bands, tiled_band
 from tests.transform.support import Kernel, KernelOf, assert_legal
@@ -23,7 +23,7 @@ COLUMNS = (
 )
 
 
-def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[Anchor]]:
+def _tiled_sweeps(kernel: Kernel) -> tuple[isl.Schedule, frozenset[BandText]]:
     """Each statement under its own permutable band (j, i) in a sequence, tiled 64 x 248."""
     ctx = kernel.model.ctx
     filters = isl.UnionSetList.alloc(ctx, 2)
