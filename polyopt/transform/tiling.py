@@ -56,7 +56,8 @@ Sizer = Callable[[isl.ScheduleNode], BandFacts | None]
 @dataclass(frozen=True)
 class TiledBand:
     """The ``band`` is tiled with ``sizes`` (one per member); ``outer_sizes``, when not empty, tile the
-    resulting tile band again (counted in tiles); ``tiles`` is the outermost tile band it becomes."""
+    resulting tile band again (counted in tiles); ``tiles`` is the outermost tile band it becomes, by its
+    ``band_text`` (the later loop steps find it in schedules whose positions have moved)."""
 
     band: Anchor
     sizes: tuple[int, ...]
