@@ -307,6 +307,15 @@ def test_a_plan_whose_band_is_gone_fails_loudly(kernel_of: KernelOf) -> None:
         apply_tiling(kernel.band_schedule(NESTED_BANDS[0]), plan)
 
 
+def test_a_plan_that_names_a_band_twice_fails_loudly(kernel_of: KernelOf) -> None:
+    kernel = kernel_of(COPY_4D)
+    schedule = kernel.band_schedule(*NESTED_BANDS)
+    outer, _ = _plan(kernel, schedule).bands
+
+    with pytest.raises(ValueError, match="no band of the schedule at the planned band at \\[0\\]"):
+        apply_tiling(schedule, TilePlan((outer, outer)))
+
+
 def test_tile_bands_of_nested_tiled_bands_with_a_second_level(kernel_of: KernelOf) -> None:
     kernel = kernel_of(COPY_4D)
     schedule = kernel.band_schedule(*NESTED_BANDS)
