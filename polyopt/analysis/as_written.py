@@ -2,7 +2,7 @@
 
 Public: ``AS_WRITTEN_MARGIN``, ``UNROLLED_TRIP``, ``UNROLLED_BODY``, ``StatementCost``, ``ScheduleScore``,
 ``AsWrittenChoice``, ``loop_trip``, ``loop_threads``, ``unrolled``, ``score_schedule``, ``seen_by_gcc``,
-``keeps_reuse``, ``choose_as_written``.
+``choose_as_written``.
 
 gcc already compiles the loops as written well when their innermost loop walks memory with unit stride and
 vectorizes, and their data stay in cache.  A transformed schedule is then worth its code only when it is
@@ -30,7 +30,7 @@ A statement under a parallel loop divides its cost by the threads that loop real
 its work reaches the ``if`` clause's threshold and it has iterations for them, else one.
 
 Locality is outside the score: the as-written order competes only where it keeps its reuse in cache
-(``keeps_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
+(``polyopt.analysis.written_reuse``, the PolyMage dense-matrix thesis Sec. 4.3 and PolyDL's working sets, Sec. 4.1): one
 iteration of each outermost loop touches no more lines than a cache keeps (or shares too few of them with the
 other iterations for their reuse to pay), and a region of several nests touches no more data than L2 holds
 (so fusing them saves no traffic).  Elsewhere tiling and fusion capture reuse that the order as written loses,
@@ -48,14 +48,12 @@ import islpy as isl
 
 from polyopt import isl_util
 from polyopt.analysis.dependences import FLOW, Dependences
-from polyopt.analysis.fusion_cost import data_bytes, instance_count
-from polyopt.analysis.iteration_lines import iteration_bytes, reused_bytes
+from polyopt.analysis.fusion_cost import instance_count
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL, access_direction, innermost_varying
-from polyopt.analysis.tile_facts import resident_level
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, SIMD_MARK
 from polyopt.model import PolyModel, Reference
-from polyopt.schedule_tree import band_nodes, band_statements, member_map, outermost_bands, parent_mark
+from polyopt.schedule_tree import band_nodes, band_statements, member_map, parent_mark
 
 AS_WRITTEN_MARGIN = 1.25  # a transformed schedule must be predicted this many times faster
 UNROLLED_TRIP = 16  # gcc -O3 unrolls an inner loop of at most this many iterations completely,
@@ -371,50 +369,9 @@ def seen_by_gcc(deps: Dependences) -> isl.UnionMap:
     return result
 
 
-def keeps_reuse(
-    model: PolyModel, written: ScheduleScore, machine: Machine, parameters: Mapping[str, int]
-) -> str | None:
-    """Why the original order of ``model`` (scored ``written``) loses reuse that tiling or fusion would keep
-    in cache, or None when it keeps it (module docstring).  Inner loops that walk across lines reuse each
-    line in the next outer iteration only while it stays in L1 (``resident_level``), and what they share
-    with the other iterations must be worth keeping (``_reuse_pays``).  The lines are counted at the arrays'
-    declared element sizes: what the text as written touches, not the cost models' count."""
-    bands = outermost_bands(model.schedule)
-    streams = not any(SCATTERED in statement.strides for statement in written.statements)
-    declared = model.scop.declarations.element_bytes
-    for band in bands:
-        touched = iteration_bytes(model, band, 0, parameters, machine.line, declared)
-        if touched is None:
-            return "the data one iteration of an outer loop touches are not known"
-        if resident_level(machine, touched, streams) is None and _reuse_pays(model, band, touched, parameters, machine):
-            return f"one iteration of an outer loop touches {touched // 1024} KiB of lines, more than a cache keeps"
-    if len(bands) > 1:
-        data = data_bytes(model, frozenset(model.domains), parameters)
-        if data > machine.l2:
-            l2 = machine.l2 // 1024
-            return f"its nests touch {data // 1024} KiB, more than L2 ({l2} KiB): fusion may save traffic"
-    return None
-
-
-def _reuse_pays(
-    model: PolyModel, band: isl.ScheduleNode, touched: int, parameters: Mapping[str, int], machine: Machine
-) -> bool:
-    """Whether keeping in cache the lines that one iteration of ``band``'s outer loop (``touched`` bytes)
-    shares with its other iterations could make it ``AS_WRITTEN_MARGIN`` times faster, or that is not known
-    (``reused_bytes``): blocks of a stream that share no line have no reuse to lose."""
-    declared = model.scop.declarations.element_bytes
-    return _saves(touched, reused_bytes(model, band, 0, parameters, machine.line, declared))
-
-
-def _saves(traffic: int, reused: int | None) -> bool:
-    """Whether keeping ``reused`` of ``traffic`` bytes in cache could make a loop ``AS_WRITTEN_MARGIN`` times
-    faster (True when ``reused`` is not known)."""
-    return reused is None or traffic >= AS_WRITTEN_MARGIN * max(1, traffic - reused)
-
-
 def choose_as_written(written: ScheduleScore, transformed: ScheduleScore, lost_reuse: str | None) -> AsWrittenChoice:
-    """Keep the order as written unless it loses reuse (``keeps_reuse``) or the transformed schedule is
-    predicted ``AS_WRITTEN_MARGIN`` times faster."""
+    """Keep the order as written unless it loses reuse (``lost_reuse``: ``polyopt.analysis.written_reuse``) or
+    the transformed schedule is predicted ``AS_WRITTEN_MARGIN`` times faster."""
     if lost_reuse is not None:
         return AsWrittenChoice(False, written, transformed, f"the original order loses reuse: {lost_reuse}")
     ratio = written.cycles / transformed.cycles if transformed.cycles else math.inf

@@ -27,7 +27,6 @@ import islpy as isl
 from polyopt.analysis.as_written import (
     AsWrittenChoice,
     choose_as_written,
-    keeps_reuse,
     loop_trip,
     score_schedule,
     seen_by_gcc,
@@ -35,6 +34,7 @@ from polyopt.analysis.as_written import (
 )
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.vector_loops import VectorLoop
+from polyopt.analysis.written_reuse import keeps_reuse
 from polyopt.emit.source_text import SourceText
 from polyopt.frontend.scop import loops_of
 from polyopt.marks import ELEMENT, SECTION

@@ -13,11 +13,11 @@ from polyopt.analysis.as_written import (
     ScheduleScore,
     StatementCost,
     choose_as_written,
-    keeps_reuse,
     score_schedule,
 )
 from polyopt.analysis.dependences import compute_dependences
 from polyopt.analysis.strides import BACKWARD, FORWARD, SCATTERED, TEMPORAL
+from polyopt.analysis.written_reuse import keeps_reuse
 from polyopt.machine import Machine
 from polyopt.model import PolyModel
 
