@@ -9,8 +9,7 @@ step and no code generation ever sees one.  A tile band that later steps must re
 since is known by its ``band_text``.
 
 Public: ``Anchor``, ``anchor_of``, ``anchored``, ``rewrite_bands``, ``band_text``, ``band_nodes``, ``nodes_of_type``,
-``node_at``,
-``member_expressions``, ``member_map``, ``carries``, ``schedule_respects``, ``members``, ``replace_band``,
+``node_at``, ``member_expressions``, ``member_map``, ``carries``, ``schedule_respects``, ``members``, ``replace_band``,
 ``band_has_inner_band``, ``has_below``, ``mark_parent``, ``parent_mark``, ``insert_loop_mark``, ``describe_schedule``,
 ``moved_outermost``, ``moved_innermost``, ``same_outer``, ``parallel_outermost``, ``parallel_outermost_members``,
 ``outermost_bands``, ``invariant_along``, ``band_statements``.
