@@ -68,10 +68,8 @@ class PolyModel:
     schedule: isl.Schedule
 
     def element_bytes(self, array: str) -> int:
-        """The bytes the cost models count for one element of ``array``: a double's, whatever its declared type
-        (``Declarations.element_bytes`` has that).  Their rules were fitted on doubles: counted at their declared
-        sizes, float loops lost up to 2x (bench/RESULTS.md, 'Element sizes in the cost models')."""
-        return DEFAULT_ELEMENT_BYTES
+        """The bytes of one element of ``array``, from its declared type (``Declarations.element_bytes``)."""
+        return self.scop.declarations.element_bytes(array)
 
     def widest_element(self, statements: Iterable[str]) -> int:
         """The bytes of the widest array element the ``statements`` access: it sets how many elements one

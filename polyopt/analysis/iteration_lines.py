@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import islpy as isl
 
@@ -22,22 +22,21 @@ def iteration_bytes(
     member: int,
     parameters: Mapping[str, int],
     line: int,
-    sizes: Callable[[str], int] | None = None,
 ) -> int | None:
     """Bytes of the ``line``-byte cache lines that one iteration of band ``member`` touches
     (everything below it runs in full; per array, the box around its elements, the last
     subscript filling whole lines), the most over its first, middle and last value at
     ``parameters`` in a middle iteration of the loops around the band (reuse across the
     member's iterations happens within one of theirs); None when a count is not known.
-    A box over-counts, never under-counts.  ``sizes``: the bytes of an element of each array (by default
-    the cost models' count, ``PolyModel.element_bytes``)."""
+    A box over-counts, never under-counts.  Elements count at their declared sizes
+    (``PolyModel.element_bytes``)."""
     found = _iterations(model, band, member, parameters)
     if found is None:
         return None
     timing, values, (low, high) = found
     last = values.dim(isl.dim_type.set) - 1
     references = [ref for ref in model.references if ref.relation.dim(isl.dim_type.out)]
-    per_line = {ref.array: max(1, line // (sizes or model.element_bytes)(ref.array)) for ref in references}
+    per_line = {ref.array: max(1, line // model.element_bytes(ref.array)) for ref in references}
     counts: list[int] = []
     for value in sorted({low, (low + high) // 2, high}):
         point = values.fix_val(isl.dim_type.set, last, isl.Val.int_from_si(model.ctx, value))
@@ -75,12 +74,11 @@ def reused_bytes(
     member: int,
     parameters: Mapping[str, int],
     line: int,
-    sizes: Callable[[str], int] | None = None,
 ) -> int | None:
     """Bytes of the ``line``-byte cache lines that a middle iteration of band ``member`` touches and another
     of its iterations touches too (in the same iteration of the loops around the band), at ``parameters``:
     the most that keeping its reuse in cache can save per iteration (per array, the box around those lines);
-    None when a count is not known.  ``sizes`` as for ``iteration_bytes``."""
+    None when a count is not known."""
     found = _iterations(model, band, member, parameters)
     if found is None:
         return None
@@ -91,7 +89,7 @@ def reused_bytes(
     touched: dict[str, isl.UnionMap] = {}
     for ref in model.references:
         if ref.relation.dim(isl.dim_type.out):
-            per_line = max(1, line // (sizes or model.element_bytes)(ref.array))
+            per_line = max(1, line // model.element_bytes(ref.array))
             lines = ref.relation.apply_range(_line_of(ref.relation, per_line))
             reached = timing.reverse().apply_range(isl.UnionMap.from_map(lines))
             touched[ref.array] = touched[ref.array].union(reached) if ref.array in touched else reached

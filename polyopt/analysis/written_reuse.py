@@ -26,14 +26,11 @@ def keeps_reuse(
     """Why the original order of ``model`` (scored ``written``) loses reuse that tiling or fusion would keep
     in cache, or None when it keeps it (``polyopt.analysis.as_written``'s docstring).  Inner loops that walk
     across lines reuse each line in the next outer iteration only while it stays in L1 (``resident_level``),
-    and what they share with the other iterations must be worth keeping (``_reuse_pays``).  The lines are
-    counted at the arrays' declared element sizes: what the text as written touches, not the cost models'
-    count."""
+    and what they share with the other iterations must be worth keeping (``_reuse_pays``)."""
     bands = outermost_bands(model.schedule)
     streams = not any(SCATTERED in statement.strides for statement in written.statements)
-    declared = model.scop.declarations.element_bytes
     for band in bands:
-        touched = iteration_bytes(model, band, 0, parameters, machine.line, declared)
+        touched = iteration_bytes(model, band, 0, parameters, machine.line)
         if touched is None:
             return "the data one iteration of an outer loop touches are not known"
         if resident_level(machine, touched, streams) is None and _reuse_pays(model, band, touched, parameters, machine):
@@ -52,8 +49,7 @@ def _reuse_pays(
     """Whether keeping in cache the lines that one iteration of ``band``'s outer loop (``touched`` bytes)
     shares with its other iterations could make it ``AS_WRITTEN_MARGIN`` times faster, or that is not known
     (``reused_bytes``): blocks of a stream that share no line have no reuse to lose."""
-    declared = model.scop.declarations.element_bytes
-    return _saves(touched, reused_bytes(model, band, 0, parameters, machine.line, declared))
+    return _saves(touched, reused_bytes(model, band, 0, parameters, machine.line))
 
 
 def _saves(traffic: int, reused: int | None) -> bool:

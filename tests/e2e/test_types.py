@@ -11,6 +11,7 @@ show far beyond rounding: fractions that an ``int`` truncates, and sums through 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -251,3 +252,45 @@ def test_products_of_mixed_types_keep_the_result(
 
     code = (tmp_path / f"{name}.polyopt.c").read_text()
     assert not p.declined or not any(mark in code for mark in ("cblas_", "polyopt microkernel")), code
+
+
+PRODUCT = """#include <stdio.h>
+static {element} A[96][112], B[112][128], C[96][128];
+
+int main(void)
+{{
+  for (int i = 0; i < 96; i++)
+    for (int j = 0; j < 128; j++)
+      C[i][j] = (i * 3 + j) % 7;
+  for (int i = 0; i < 96; i++)
+    for (int k = 0; k < 112; k++)
+      A[i][k] = (i + 2 * k) % 5 - 2;
+  for (int k = 0; k < 112; k++)
+    for (int j = 0; j < 128; j++)
+      B[k][j] = (k * j) % 3;
+#pragma scop
+  for (int i = 0; i < 96; i++)
+    for (int j = 0; j < 128; j++)
+      for (int k = 0; k < 112; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+  for (int i = 0; i < 96; i++)
+    for (int j = 0; j < 128; j += 7)
+      printf("%g ", (double)C[i][j]);
+  printf("\\n");
+  return 0;
+}}
+"""
+
+
+def test_a_float_product_is_blocked_for_its_elements_size(tmp_path: Path) -> None:
+    """The microkernel's register block holds twice as many floats as doubles in its vectors."""
+    columns = {}
+    for element in ("double", "float"):
+        (tmp_path / element).mkdir()
+        flags = ["--report", "--blas=none", "--blocks-microkernel=0"]
+        report = check_program(tmp_path / element, "product", PRODUCT.format(element=element), flags, "polyopt")
+        found = re.search(r"microkernel (\d+) x (\d+) registers", report)
+        assert found is not None, report
+        columns[element] = int(found.group(2))
+    assert columns["float"] == 2 * columns["double"]
