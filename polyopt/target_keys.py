@@ -238,14 +238,14 @@ KEYS = (
     ),
     Key(
         "stream_threads",
-        1,
+        2,
         PROFILE,
         COUNT,
         0,
         None,
         "the streaming thread rule",
-        "1: a parallel loop over data beyond the shared cache starts threads from the instances that touch "
-        "that many bytes, when fewer than parallel-work (0: off)",
+        "a parallel loop over data beyond this many times the L2 of all cores starts threads from the instances "
+        "that touch that many bytes, when fewer than parallel-work (0: off)",
     ),
     Key(
         "small_loop_rules",

@@ -114,13 +114,30 @@ def parallel_statements(
 def uneven_work(band: isl.ScheduleNode) -> bool:
     """Whether, for fixed values of the enclosing loops, the band's first member takes values
     that enclose different sets of values of its other members (of the band below, for a
-    one-member band): the loop's iterations do unequal work."""
+    one-member band, or of the band below each statement of a sequence below it): the loop's
+    iterations do unequal work."""
     points = band.band_get_partial_schedule_union_map()
+    if band.band_n_member() > 1:
+        return _encloses_unequal(band, points)
     below = band.child(0)
-    if band.band_n_member() == 1:
-        if below.get_type() != isl.schedule_node_type.band:
-            return False
-        points = points.flat_range_product(below.band_get_partial_schedule_union_map())
+    if below.get_type() == isl.schedule_node_type.band:
+        return _encloses_unequal(band, points.flat_range_product(below.band_get_partial_schedule_union_map()))
+    if below.get_type() not in (isl.schedule_node_type.sequence, isl.schedule_node_type.set):
+        return False
+    for position in range(below.n_children()):
+        branch = below.child(position)
+        inner = branch.child(0)
+        if inner.get_type() == isl.schedule_node_type.band:
+            statements = branch.filter_get_filter()
+            inside = inner.band_get_partial_schedule_union_map().intersect_domain(statements)
+            if _encloses_unequal(band, points.intersect_domain(statements).flat_range_product(inside)):
+                return True
+    return False
+
+
+def _encloses_unequal(band: isl.ScheduleNode, points: isl.UnionMap) -> bool:
+    """Whether the first of the ``points`` that ``band``'s instances take encloses different sets of the others,
+    for fixed values of the loops around ``band``."""
     points = points.intersect_domain(band.get_domain())
     try:
         space = isl.Map.from_union_map(band.get_prefix_schedule_union_map().reverse().apply_range(points))

@@ -13,12 +13,13 @@ also buys wavefront parallelism (PolyMage multigrid thesis, Sec. 3.2), which is 
 when the group's work is below ``Machine.parallel_work`` (no parallel loop
 would start threads).  A group that meets both conditions is ``resident``.
 
-The other end of the same scale: statements whose data exceed the cache that all cores share
-(``Machine.shared_cache``) stream them from memory on every pass, and a second core draws more of
-the memory's bandwidth however few instances they run.  So a parallel loop starts threads from
-``Machine.parallel_work`` instances, or from as many as touch the shared cache's bytes when that is
-fewer (``thread_work``, evaluated at run time; data beyond 32 MiB take milliseconds to stream, far more
-than starting a team costs).  ``Machine.stream_threads`` = 0 turns the second threshold off.
+The other end of the same scale: statements whose data exceed the L2 caches of all cores
+(``Machine.private_caches``) stream them from the shared L3 or from memory on every pass, and a second
+core draws more of that bandwidth however few instances they run.  So a parallel loop starts threads from
+``Machine.parallel_work`` instances, or from as many as touch ``Machine.stream_threads`` times the bytes
+of all L2 caches when that is fewer (``thread_work``, evaluated at run time; just beyond the L2 caches, a
+pass takes tens of microseconds and the team's start and barrier take what the second core saves).
+``Machine.stream_threads`` = 0 turns the second threshold off.
 """
 
 from __future__ import annotations
@@ -73,13 +74,13 @@ def group_residency(
 def thread_work(model: PolyModel, statements: frozenset[str], machine: Machine, parameters: Mapping[str, int]) -> int:
     """The statement instances from which a parallel loop over ``statements`` starts threads:
     ``Machine.parallel_work``, or fewer with ``Machine.stream_threads``: as many as touch the bytes of
-    the shared cache (their data per instance at ``parameters``)."""
+    ``Machine.stream_threads`` times the L2 caches of all cores (their data per instance at ``parameters``)."""
     work = machine.parallel_work
     instances = instance_count(model, statements, parameters)
     data = data_bytes(model, statements, parameters)
     if not machine.stream_threads or not instances or not data:
         return work
-    return max(1, min(work, math.ceil(machine.shared_cache * instances / data)))
+    return max(1, min(work, math.ceil(machine.stream_threads * machine.private_caches * instances / data)))
 
 
 def worth_threads(

@@ -120,6 +120,11 @@ class Machine:
         """The bytes of cache all cores share: the L3, else the L2 of every core."""
         return self.l3 if self.l3 else self.l2 * self.cores
 
+    @property
+    def private_caches(self) -> int:
+        """The bytes of the caches that belong to one core each: the L2 of every core."""
+        return self.l2 * self.cores
+
     def describe(self) -> str:
         """One line, e.g. ``L1d 32 KiB, L2 1 MiB, L3 32 MiB, line 64 B, 2 cores, 32 64-byte vector registers,
         BLAS from ... (detected ...)``."""

@@ -13,7 +13,7 @@ the tiles of one wavefront in parallel.  The marks are re-proved by
 ``polyopt.pipeline`` before code is emitted.
 
 A loop starts threads from ``Machine.parallel_work`` instances (an ``if`` clause evaluated at run
-time), or from fewer when its data stream from memory (``with_thread_work``,
+time), or from fewer when its data stream beyond the L2 caches (``with_thread_work``,
 ``polyopt.analysis.residency.thread_work``).
 
 A parallel loop whose iterations enclose unequal numbers of inner iterations
@@ -48,6 +48,7 @@ from polyopt.analysis.parallel_loops import (
 from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import Reduction
 from polyopt.analysis.residency import thread_work
+from polyopt.analysis.vector_loops import innermost_member
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, ReductionClause
 from polyopt.model import PolyModel
@@ -93,7 +94,7 @@ class ParallelLoop:
         kind = "wavefront over tiles, parallel along" if self.wavefront else "loop"
         clauses = "".join(f", {clause.describe()}" for clause in self.reductions)
         clauses += ", iterations of unequal work dealt out cyclically" if self.cyclic else ""
-        clauses += f", threads from {self.work} instances: its data stream from memory" if self.work else ""
+        clauses += f", threads from {self.work} instances: its data stream beyond L2" if self.work else ""
         return f"{kind} {names} (statements {statements}{clauses})"
 
 
@@ -122,11 +123,20 @@ class _Search:
     threads: StartsThreads | None
 
 
+def _vector_last(band: isl.ScheduleNode, members: list[int], search: _Search) -> list[int]:
+    """``members`` with the one Alg. 5 would run innermost last, when ``band`` is innermost and another
+    remains: moved outermost as the parallel loop, it would leave a worse vector loop inside."""
+    if search.model is None or len(members) < 2 or band.child(0).get_type() != isl.schedule_node_type.leaf:
+        return members
+    inner = innermost_member(search.model, band, search.dependences, search.reductions).member
+    return sorted(members, key=lambda member: member == inner)
+
+
 def _choose(band: isl.ScheduleNode, search: _Search) -> ParallelLoop | None:
     if work_dimensions(band) < search.min_depth:
         return None
     anchor = anchor_of(band)
-    for member in parallel_members(band, search.dependences):
+    for member in _vector_last(band, parallel_members(band, search.dependences), search):
         clauses = _clauses(band, member, search.model, search.reductions)
         if clauses is not None:
             expressions = tuple(sorted(member_expressions(band, member).items()))
@@ -179,7 +189,7 @@ def with_thread_work(
     plan: ParallelPlan, model: PolyModel, machine: Machine, parameters: Mapping[str, int]
 ) -> ParallelPlan:
     """``plan`` with ``work`` set on the loops that start threads from fewer instances than the machine's
-    ``parallel_work`` because their data stream from memory (``polyopt.analysis.residency.thread_work``)."""
+    ``parallel_work`` because their data stream beyond the L2 caches (``polyopt.analysis.residency.thread_work``)."""
     loops = []
     for loop in plan.loops:
         work = thread_work(model, loop.statements, machine, parameters)

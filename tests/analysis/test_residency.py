@@ -39,18 +39,18 @@ def test_jacobi_1d_at_polybench_large_is_resident(scop_of: Callable[[str], Scop]
     assert not huge.resident and "do not fit" in huge.describe()
 
 
-def test_data_beyond_the_shared_cache_start_threads_below_the_parallel_work(scop_of: Callable[[str], Scop]) -> None:
+def test_data_beyond_the_l2_caches_start_threads_below_the_parallel_work(scop_of: Callable[[str], Scop]) -> None:
     model = build_model(scop_of(JACOBI_1D))
     statements = frozenset(model.domains)
     few = {"T": 2, "n": 4 << 20}  # two arrays of 32 MiB, 16 Mi instances: just below the parallel work
-    small = {"T": 2, "n": 1 << 20}  # 4 Mi instances touching 16 MiB
+    small = {"T": 2, "n": 1 << 17}  # 512 Ki instances touching 2 MiB
     many = {"T": 5000, "n": 2000}  # 20 Mi instances reusing 32 KB
 
-    assert MACHINE.shared_cache == 32 << 20
-    # 4n - 8 instances touch 16n bytes: the 32 MiB of the shared cache take 8 Mi (1 - 2/n) instances
-    assert thread_work(model, statements, MACHINE, few) == (1 << 23) - 4
+    assert MACHINE.private_caches == 2 << 20 and MACHINE.stream_threads == 2
+    # 4n - 8 instances touch 16n bytes: twice the 2 MiB of the L2 caches take 1 Mi (1 - 2/n) instances
+    assert thread_work(model, statements, MACHINE, few) == 1 << 20
     assert worth_threads(model, statements, MACHINE, few)
-    assert thread_work(model, statements, MACHINE, small) == (1 << 23) - 16
+    assert thread_work(model, statements, MACHINE, small) == (1 << 20) - 16
     assert not worth_threads(model, statements, MACHINE, small)
     assert thread_work(model, statements, MACHINE, many) == MACHINE.parallel_work
     assert worth_threads(model, statements, MACHINE, many)

@@ -3,6 +3,7 @@ time-skewed tile bands, and the marked tree."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import islpy as isl
@@ -11,6 +12,7 @@ import pytest
 from polyopt.analysis.parallel_loops import MIN_WAVEFRONT_MEMBERS, uneven_work
 from polyopt.analysis.reduction_clauses import reduction_clauses
 from polyopt.analysis.reductions import find_reductions
+from polyopt.frontend.scop import Scop
 from polyopt.machine import Machine
 from polyopt.marks import PARALLEL_MARK, LoopMark, ReductionClause
 from polyopt.options import TilingOptions
@@ -31,7 +33,7 @@ from polyopt.schedule_tree import (
 from polyopt.transform.parallel import ParallelLoop, ParallelPlan, apply_parallel, plan_parallel, with_thread_work
 from polyopt.transform.tiling import apply_tiling, plan_tiling, tile_bands
 from tests.transform.kernels import GEMM, JACOBI_1D, JACOBI_2D
-from tests.transform.support import Kernel, KernelOf, assert_legal, marked_bands, relaxed
+from tests.transform.support import Kernel, KernelOf, assert_legal, build_kernel, marked_bands, relaxed
 
 # Dependence distances (1, 0) and (1, 1): i is parallel inside t, but not once moved outside it.
 SKEWED_2D = "for (t = 1; t < T; t++)\n  for (i = 1; i < n; i++)\n    B[t][i] = B[t - 1][i] + B[t - 1][i - 1];\n"
@@ -332,6 +334,33 @@ def test_a_rectangular_parallel_loop_keeps_blocks_of_iterations(kernel_of: Kerne
     assert not uneven_work(anchored(schedule, loop.band))
 
 
+ROW_SUMS = "for (i = 0; i < n; i++) {{\n  s[i] = 0;\n  for (j = 0; j {bound}; j++)\n    s[i] += A[i][j];\n}}\n"
+
+
+@pytest.mark.parametrize(("bound", "cyclic"), [("<= i", True), ("< n", False)])
+def test_the_loops_below_a_statement_sequence_say_whether_the_work_is_even(
+    kernel_of: KernelOf, bound: str, cyclic: bool
+) -> None:
+    kernel = kernel_of(ROW_SUMS.format(bound=bound))
+
+    (loop,) = plan_parallel(kernel.model.schedule, kernel.full).loops
+
+    assert loop.cyclic == cyclic
+
+
+def test_the_parallel_loop_leaves_the_stride_one_member_to_the_vector_loop(kernel_of: KernelOf) -> None:
+    kernel = kernel_of("for (j = 0; j < n; j++)\n  for (i = 0; i < n; i++)\n    B[i][j] = 2 * A[i][j];\n")
+    schedule = kernel.isl_schedule()
+    ((_, band),) = band_nodes(schedule)
+    assert member_expressions(band, 0) == {"S0": "j"}  # isl keeps the order as written
+
+    (loop,) = plan_parallel(schedule, kernel.full, model=kernel.model).loops
+    (first,) = plan_parallel(schedule, kernel.full).loops
+
+    assert member_expressions(band, loop.member) == {"S0": "i"}
+    assert member_expressions(band, first.member) == {"S0": "j"}
+
+
 def test_the_mark_name_keeps_the_cyclic_schedule() -> None:
     mark = LoopMark(PARALLEL_MARK, 2, (ReductionClause("+", "s", "variable"),), cyclic=True)
     assert LoopMark.parse(mark.name()) == mark
@@ -364,9 +393,22 @@ def test_loops_over_streamed_data_start_threads_from_fewer_instances(kernel_of: 
         {"ni": 3000, "nj": 3000, "nk": 3000},
     ).loops
 
-    assert loop.work == (32 << 20) // 16  # 16 bytes (two doubles) per instance
-    assert "threads from 2097152 instances" in loop.describe()
+    assert loop.work == 2 * (2 << 20) // 16  # twice the L2 of both cores, at 16 bytes (two doubles) per instance
+    assert "threads from 262144 instances" in loop.describe()
     assert off.work == 0 and gemm.work == 0  # a product reuses its data: the machine's parallel work
     ((_, band),) = marked_bands(apply_parallel(schedule, ParallelPlan((loop,))), PARALLEL_MARK)
     mark = parent_mark(band)
     assert mark is not None and mark.work == loop.work
+
+
+@pytest.mark.parametrize(("element", "per_instance"), [("double", 16), ("float", 8), ("char", 2)])
+def test_the_bytes_streamed_per_instance_are_the_declared_elements(
+    scop_of: Callable[..., Scop], element: str, per_instance: int
+) -> None:
+    kernel = build_kernel(scop_of(COPY, f"{element} A[3000][3000], B[3000][3000];\n"))
+    plan = plan_parallel(kernel.model.schedule, kernel.full)
+    machine = Machine(l1=32 << 10, l2=1 << 20, l3=32 << 20, line=64, cores=2, simd_bytes=64, origin="test")
+
+    (loop,) = with_thread_work(plan, kernel.model, machine, {"n": 3000}).loops
+
+    assert loop.work == 2 * (2 << 20) // per_instance
