@@ -31,6 +31,7 @@ FUSION_CANDIDATE_NAMES = ("row-fused", "resident", "plane-tiled", "stepwise", "s
 TILE_RULE_NAMES = (
     "resident",
     "no-reuse",
+    "streamed-rows",
     "scalar-inner",
     "min-tile",
     "whole-lines",

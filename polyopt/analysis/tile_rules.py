@@ -59,6 +59,24 @@ def no_reuse(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     return Tiles(whole, tiles.solve, tiles.again, tiles.fired, untiled=True), note
 
 
+def streamed_rows(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
+    """A vector member along which no access is reused (each of its iterations touches elements of its
+    own) gains nothing from a short tile, while its rows are what the hardware prefetcher streams:
+    it spans its extent, shared out among the cores when it is also the parallel member, and the
+    other members are sized around it.  Rows of 128 floats (512 bytes) ran a column recurrence over
+    a 1000x1000 matrix as fast as the text as written; rows of 500 ran it 4x faster."""
+    inner = facts.inner
+    if inner is None or facts.scalar or not facts.streams or facts.reuse[inner] or facts.extents[inner] is None:
+        return tiles, None
+    extent = facts.extents[inner]
+    cores = facts.machine.cores if inner == facts.parallel else 1
+    line = line_elements(facts)
+    length = max(tiles.sizes[inner], min(extent, -(-extent // (cores * line)) * line))
+    if length == tiles.sizes[inner]:
+        return tiles, None
+    return tiles.again(length, f"member {inner} spans its rows (no reuse along it: rows stream), "), ""
+
+
 def scalar_inner(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """An inner member that carries a dependence of a statement on itself (it never becomes a vector
     loop) is held at ``tile-scalar-inner-lines`` cache lines' worth of elements, not at vectors' worth:
@@ -162,6 +180,7 @@ def reduction_whole_row(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | No
 RULES = (
     Rule("resident", resident),
     Rule("no-reuse", no_reuse),
+    Rule("streamed-rows", streamed_rows),
     Rule("scalar-inner", scalar_inner),
     Rule("min-tile", min_tile),
     Rule("whole-lines", whole_lines),

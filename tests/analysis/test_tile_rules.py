@@ -15,6 +15,7 @@ from polyopt.target_keys import DEFAULTS
 from tests.analysis.tile_cases import (
     AVX2_512K,
     AVX512_1M,
+    COLUMNS,
     COVARIANCE,
     MATMUL,
     SEED_MACHINE,
@@ -46,6 +47,20 @@ def test_resident_leaves_a_band_untiled_when_an_outer_iteration_fits_the_capacit
     )
     assert not tiled.untiled and tiled.sizes != kept.sizes and tiled.sizes == beyond.sizes
     assert not beyond.untiled
+
+
+def test_streamed_rows_spans_a_vector_member_without_reuse_shared_out_among_the_cores() -> None:
+    band = facts(COLUMNS, [1000, 1000], AVX512_1M, inner=0, parallel=0, streams=True)
+    alone = facts(COLUMNS, [1000, 1000], AVX512_1M, inner=0, parallel=1, streams=True)
+
+    rows, held = _with_and_without(band, "streamed-rows")
+
+    assert COLUMNS.reuse() == (0, 1)
+    assert rows.sizes[0] == 504 and "streamed-rows" in rows.fired  # 1000 / 2 cores, up to whole lines of doubles
+    assert "member 0 spans its rows" in rows.describe()
+    assert held.sizes[0] == DEFAULTS["tile_inner_vectors"] * 64 // 8
+    assert choose_tile_sizes(alone).sizes[0] == 1000
+    assert "streamed-rows" not in choose_tile_sizes(facts(MATMUL, [1000] * 3, AVX512_1M, inner=1, streams=True)).fired
 
 
 def test_scalar_inner_holds_a_scalar_inner_member_at_a_few_lines() -> None:

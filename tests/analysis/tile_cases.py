@@ -47,6 +47,12 @@ SYRK = TileFootprint(3, (), (group("C", [0, 2], references=2), group("A", [0, 1]
 # Members (i, j, k) of cov[i][j] += data[k][i]·data[k][j] over the triangle j >= i; j is the vector member.
 COVARIANCE = TileFootprint(3, (), (group("cov", [1, 0], references=2), group("data", [2, 0]), group("data", [2, 1])))
 
+# Members (j, i) of aa[i][j] = aa[i - 1][j]·cc[i][j] + mean[j]: every access moves with the vector member j,
+# mean[j] is reused along i.
+COLUMNS = TileFootprint(
+    2, (), (group("aa", [1, 0], references=2, members=2), group("cc", [1, 0], members=2), group("mean", [0], members=2))
+)
+
 
 def _plane_group(array: str, references: int) -> AccessGroup:
     """``array[2t + p][j][k]`` read by ``references`` statements: members (t, p), whole planes (j, k) below."""
