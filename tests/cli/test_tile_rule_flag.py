@@ -42,5 +42,5 @@ def test_the_command_exits_with_a_usage_error_on_an_unknown_rule(tmp_path: Path)
     )
 
     assert result.exit_code == 2 and "Usage: polyopt" in result.stderr
-    assert "expected -NAME or +NAME, not '-evenout' (rules: resident, no-reuse, scalar-inner," in result.stderr
+    assert "expected -NAME or +NAME, not '-evenout' (rules: resident, no-reuse, streamed-rows, scalar-inner," in result.stderr
     assert not (tmp_path / "out.c").exists()
