@@ -63,8 +63,7 @@ def streamed_rows(facts: BandFacts, tiles: Tiles) -> tuple[Tiles, str | None]:
     """A vector member along which no access is reused (each of its iterations touches elements of its
     own) gains nothing from a short tile, while its rows are what the hardware prefetcher streams:
     it spans its extent, shared out among the cores when it is also the parallel member, and the
-    other members are sized around it.  Rows of 128 floats (512 bytes) ran a column recurrence over
-    a 1000x1000 matrix as fast as the text as written; rows of 500 ran it 4x faster."""
+    other members are sized around it (doc/cost-models.md, 'Rows that stream')."""
     inner = facts.inner
     if inner is None or facts.scalar or not facts.streams or facts.reuse[inner] or facts.extents[inner] is None:
         return tiles, None
